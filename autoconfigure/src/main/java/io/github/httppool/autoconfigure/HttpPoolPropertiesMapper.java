@@ -1,0 +1,211 @@
+package io.github.httppool.autoconfigure;
+
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+
+import io.github.httppool.keepalive.ServerAwareKeepAliveStrategy;
+import io.github.httppool.pool.FilteringDnsResolver;
+import io.github.httppool.pool.HttpPool;
+import io.github.httppool.retry.ConnectionFailureRetryStrategy;
+import org.apache.hc.client5.http.DnsResolver;
+import org.apache.hc.client5.http.SystemDefaultDnsResolver;
+import org.apache.hc.client5.http.config.ConnectionConfig;
+import org.apache.hc.client5.http.config.RequestConfig;
+import org.apache.hc.client5.http.config.TlsConfig;
+import org.apache.hc.client5.http.cookie.StandardCookieSpec;
+import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
+import org.apache.hc.client5.http.impl.classic.HttpClientBuilder;
+import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
+import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuilder;
+import org.apache.hc.client5.http.io.HttpClientConnectionManager;
+import org.apache.hc.client5.http.ssl.DefaultClientTlsStrategy;
+import org.apache.hc.client5.http.ssl.DefaultHostnameVerifier;
+import org.apache.hc.client5.http.ssl.HostnameVerificationPolicy;
+import org.apache.hc.client5.http.ssl.TlsSocketStrategy;
+import org.apache.hc.core5.http.io.SocketConfig;
+import org.apache.hc.core5.pool.PoolConcurrencyPolicy;
+import org.apache.hc.core5.pool.PoolReusePolicy;
+import org.apache.hc.core5.reactor.ssl.SSLBufferMode;
+import org.apache.hc.core5.util.TimeValue;
+import org.apache.hc.core5.util.Timeout;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.boot.http.client.HttpClientSettings;
+import org.springframework.boot.http.client.HttpCookieHandling;
+import org.springframework.boot.http.client.HttpRedirects;
+import org.springframework.boot.http.client.InetAddressFilter;
+import org.springframework.boot.ssl.SslBundle;
+import org.springframework.boot.ssl.SslOptions;
+
+/**
+ * Maps {@link HttpPoolProperties} onto HttpClient's connection manager, client and
+ * configuration objects. Spring Boot's {@code spring.http.clients} settings fill in what
+ * {@code http.pool} leaves unset.
+ */
+final class HttpPoolPropertiesMapper {
+
+	static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(5);
+
+	static final Duration DEFAULT_RESPONSE_TIMEOUT = Duration.ofSeconds(30);
+
+	private final HttpPoolProperties properties;
+
+	private final HttpClientSettings fallback;
+
+	HttpPoolPropertiesMapper(HttpPoolProperties properties, HttpClientSettings fallback) {
+		this.properties = properties;
+		this.fallback = fallback;
+	}
+
+	Duration connectTimeout() {
+		return firstNonNull(this.properties.getConnectTimeout(), this.fallback.connectTimeout(),
+				DEFAULT_CONNECT_TIMEOUT);
+	}
+
+	Duration responseTimeout() {
+		return firstNonNull(this.properties.getResponseTimeout(), this.fallback.readTimeout(),
+				DEFAULT_RESPONSE_TIMEOUT);
+	}
+
+	ConnectionConfig connectionConfig() {
+		return ConnectionConfig.custom()
+			.setConnectTimeout(timeout(connectTimeout()))
+			.setSocketTimeout(timeout(responseTimeout()))
+			.setValidateAfterInactivity(timeValue(this.properties.getValidateAfterInactivity()))
+			.setTimeToLive(timeValue(this.properties.getTimeToLive()))
+			.build();
+	}
+
+	TlsConfig tlsConfig() {
+		return TlsConfig.custom().setHandshakeTimeout(timeout(connectTimeout())).build();
+	}
+
+	SocketConfig socketConfig() {
+		return SocketConfig.custom().setSoTimeout(timeout(responseTimeout())).setTcpNoDelay(true).build();
+	}
+
+	RequestConfig requestConfig() {
+		RequestConfig.Builder builder = RequestConfig.custom()
+			.setConnectionRequestTimeout(timeout(this.properties.getConnectionRequestTimeout()))
+			.setResponseTimeout(timeout(responseTimeout()));
+		if (this.fallback.redirects() == HttpRedirects.DONT_FOLLOW) {
+			builder.setRedirectsEnabled(false);
+		}
+		if (this.fallback.cookieHandling() != null) {
+			builder.setCookieSpec((this.fallback.cookieHandling() != HttpCookieHandling.DISABLE)
+					? StandardCookieSpec.STRICT : StandardCookieSpec.IGNORE);
+		}
+		return builder.build();
+	}
+
+	PoolConcurrencyPolicy concurrencyPolicy() {
+		return switch (this.properties.getConcurrencyPolicy()) {
+			case STRICT -> PoolConcurrencyPolicy.STRICT;
+			case LAX -> PoolConcurrencyPolicy.LAX;
+		};
+	}
+
+	PoolReusePolicy reusePolicy() {
+		return switch (this.properties.getReusePolicy()) {
+			case LIFO -> PoolReusePolicy.LIFO;
+			case FIFO -> PoolReusePolicy.FIFO;
+		};
+	}
+
+	HttpPool.@Nullable Eviction eviction() {
+		HttpPoolProperties.Eviction eviction = this.properties.getEviction();
+		return eviction.isEnabled() ? new HttpPool.Eviction(eviction.getInterval(), eviction.getIdleTimeout()) : null;
+	}
+
+	ServerAwareKeepAliveStrategy keepAliveStrategy() {
+		HttpPoolProperties.KeepAlive keepAlive = this.properties.getKeepAlive();
+		return new ServerAwareKeepAliveStrategy(keepAlive.getDefaultTimeout(), keepAlive.getMaxTimeout(),
+				keepAlive.getSafetyMargin());
+	}
+
+	ConnectionFailureRetryStrategy retryStrategy() {
+		HttpPoolProperties.Retry retry = this.properties.getRetry();
+		return new ConnectionFailureRetryStrategy(retry.getMaxRetries(), retry.isNonIdempotent());
+	}
+
+	/**
+	 * Create a connection manager.
+	 * @param sslBundle the SSL bundle for TLS connections, or {@code null} for the JVM's
+	 * defaults
+	 * @param addressFilter the filter resolved addresses must match, or {@code null}
+	 * @return a new connection manager
+	 */
+	PoolingHttpClientConnectionManager connectionManager(@Nullable SslBundle sslBundle,
+			@Nullable InetAddressFilter addressFilter) {
+		PoolingHttpClientConnectionManagerBuilder builder = PoolingHttpClientConnectionManagerBuilder.create()
+			.useSystemProperties()
+			.setMaxConnTotal(this.properties.getMaxTotal())
+			.setMaxConnPerRoute(this.properties.getMaxPerRoute())
+			.setPoolConcurrencyPolicy(concurrencyPolicy())
+			.setConnPoolPolicy(reusePolicy())
+			.setDefaultSocketConfig(socketConfig())
+			.setDefaultConnectionConfig(connectionConfig())
+			.setDefaultTlsConfig(tlsConfig())
+			.setDnsResolver(dnsResolver(addressFilter));
+		if (sslBundle != null) {
+			builder.setTlsSocketStrategy(tlsSocketStrategy(sslBundle));
+		}
+		return builder.build();
+	}
+
+	/**
+	 * Create an HTTP client that leases from the given connection manager without owning
+	 * it. Connection state tracking is off: each pool has one TLS identity, so a
+	 * connection made with a client certificate can serve every request of that pool
+	 * (HttpClient would otherwise never reuse mutual-TLS connections).
+	 * @param connectionManager the connection manager
+	 * @return a new client
+	 */
+	CloseableHttpClient httpClient(HttpClientConnectionManager connectionManager) {
+		HttpClientBuilder builder = HttpClientBuilder.create()
+			.useSystemProperties()
+			.setConnectionManager(connectionManager)
+			.setConnectionManagerShared(true)
+			.setDefaultRequestConfig(requestConfig())
+			.setKeepAliveStrategy(keepAliveStrategy())
+			.disableConnectionState();
+		if (this.properties.getRetry().getMaxRetries() > 0) {
+			builder.setRetryStrategy(retryStrategy());
+		}
+		else {
+			builder.disableAutomaticRetries();
+		}
+		return builder.build();
+	}
+
+	static TlsSocketStrategy tlsSocketStrategy(SslBundle sslBundle) {
+		SslOptions options = sslBundle.getOptions();
+		return new DefaultClientTlsStrategy(sslBundle.createSslContext(), options.getEnabledProtocols(),
+				options.getCiphers(), SSLBufferMode.STATIC, HostnameVerificationPolicy.BOTH,
+				new DefaultHostnameVerifier());
+	}
+
+	private static DnsResolver dnsResolver(@Nullable InetAddressFilter addressFilter) {
+		DnsResolver system = SystemDefaultDnsResolver.INSTANCE;
+		return (addressFilter != null) ? new FilteringDnsResolver(system, addressFilter) : system;
+	}
+
+	private static Timeout timeout(Duration duration) {
+		return Timeout.of(duration.toMillis(), TimeUnit.MILLISECONDS);
+	}
+
+	private static TimeValue timeValue(Duration duration) {
+		return TimeValue.of(duration.toMillis(), TimeUnit.MILLISECONDS);
+	}
+
+	@SafeVarargs
+	private static <T> T firstNonNull(@Nullable T... candidates) {
+		for (T candidate : candidates) {
+			if (candidate != null) {
+				return candidate;
+			}
+		}
+		throw new IllegalStateException("No value");
+	}
+
+}

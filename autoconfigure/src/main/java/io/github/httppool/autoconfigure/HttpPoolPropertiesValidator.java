@@ -1,0 +1,109 @@
+package io.github.httppool.autoconfigure;
+
+import java.time.Duration;
+
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.validation.Errors;
+
+/**
+ * Checks {@link HttpPoolProperties} for values that would make the pool wait forever,
+ * refuse every request or contradict itself. Each rejection names the property and the
+ * fix; Spring Boot adds the value and where it came from.
+ */
+final class HttpPoolPropertiesValidator {
+
+	private static final String PREFIX = "http.pool.";
+
+	private final HttpPoolProperties properties;
+
+	private final Errors errors;
+
+	HttpPoolPropertiesValidator(HttpPoolProperties properties, Errors errors) {
+		this.properties = properties;
+		this.errors = errors;
+	}
+
+	void validate() {
+		HttpPoolProperties pool = this.properties;
+		atLeastOne("maxTotal", "max-total", pool.getMaxTotal());
+		atLeastOne("maxPerRoute", "max-per-route", pool.getMaxPerRoute());
+		if (pool.getMaxPerRoute() > pool.getMaxTotal() && pool.getMaxTotal() >= 1) {
+			reject("maxPerRoute", "max-per-route", "must not exceed http.pool.max-total (" + pool.getMaxTotal()
+					+ "); lower http.pool.max-per-route or raise http.pool.max-total");
+		}
+		positive("connectionRequestTimeout", "connection-request-timeout", pool.getConnectionRequestTimeout(),
+				"a caller would wait forever for a pooled connection");
+		positiveIfSet("connectTimeout", "connect-timeout", pool.getConnectTimeout(), "connecting could hang forever");
+		positiveIfSet("responseTimeout", "response-timeout", pool.getResponseTimeout(),
+				"a silent server would block the caller forever");
+		notNegative("validateAfterInactivity", "validate-after-inactivity", pool.getValidateAfterInactivity());
+		positive("timeToLive", "time-to-live", pool.getTimeToLive(), "connections would never be renewed");
+		validateKeepAlive(pool.getKeepAlive());
+		validateEviction(pool.getEviction());
+		if (pool.getRetry().getMaxRetries() < 0) {
+			reject("retry.maxRetries", "retry.max-retries", "must be 0 (no retries) or more");
+		}
+		if (pool.getSsl().getBundle() != null && pool.getSsl().getBundle().isBlank()) {
+			reject("ssl.bundle", "ssl.bundle", "must name an SSL bundle (spring.ssl.bundle.*) or be left unset");
+		}
+	}
+
+	private void validateKeepAlive(HttpPoolProperties.KeepAlive keepAlive) {
+		positive("keepAlive.defaultTimeout", "keep-alive.default-timeout", keepAlive.getDefaultTimeout(),
+				"connections would never be reused");
+		positive("keepAlive.maxTimeout", "keep-alive.max-timeout", keepAlive.getMaxTimeout(),
+				"connections would never be reused");
+		notNegative("keepAlive.safetyMargin", "keep-alive.safety-margin", keepAlive.getSafetyMargin());
+		if (isPositive(keepAlive.getDefaultTimeout()) && isPositive(keepAlive.getMaxTimeout())
+				&& keepAlive.getMaxTimeout().compareTo(keepAlive.getDefaultTimeout()) < 0) {
+			reject("keepAlive.maxTimeout", "keep-alive.max-timeout",
+					"must not be below http.pool.keep-alive.default-timeout (" + keepAlive.getDefaultTimeout()
+							+ "); raise http.pool.keep-alive.max-timeout or lower the default");
+		}
+	}
+
+	private void validateEviction(HttpPoolProperties.Eviction eviction) {
+		if (!eviction.isEnabled()) {
+			return;
+		}
+		positive("eviction.interval", "eviction.interval", eviction.getInterval(),
+				"or set http.pool.eviction.enabled=false to turn eviction off");
+		positive("eviction.idleTimeout", "eviction.idle-timeout", eviction.getIdleTimeout(),
+				"or set http.pool.eviction.enabled=false to turn eviction off");
+	}
+
+	private void atLeastOne(String field, String property, int value) {
+		if (value < 1) {
+			reject(field, property, "must be at least 1; set " + PREFIX + property + " to a positive number");
+		}
+	}
+
+	private void positiveIfSet(String field, String property, @Nullable Duration value, String consequence) {
+		if (value != null) {
+			positive(field, property, value, consequence);
+		}
+	}
+
+	private void positive(String field, String property, @Nullable Duration value, String consequence) {
+		if (!isPositive(value)) {
+			reject(field, property, "must be a positive duration such as 5s (" + consequence + "); set " + PREFIX
+					+ property + " to a positive value");
+		}
+	}
+
+	private void notNegative(String field, String property, @Nullable Duration value) {
+		if (value == null || value.isNegative()) {
+			reject(field, property, "must be zero or a positive duration such as 2s; set " + PREFIX + property);
+		}
+	}
+
+	private static boolean isPositive(@Nullable Duration value) {
+		return value != null && !value.isNegative() && !value.isZero();
+	}
+
+	private void reject(String field, String property, String message) {
+		this.errors.rejectValue(field, "http.pool." + property, PREFIX + property + " " + message);
+	}
+
+}

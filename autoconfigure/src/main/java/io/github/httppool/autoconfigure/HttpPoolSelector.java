@@ -1,0 +1,90 @@
+package io.github.httppool.autoconfigure;
+
+import java.util.function.Function;
+
+import io.github.httppool.pool.HttpPool;
+import io.github.httppool.pool.HttpPools;
+import org.apache.hc.client5.http.classic.HttpClient;
+import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.boot.http.client.HttpClientSettings;
+import org.springframework.boot.http.client.InetAddressFilter;
+import org.springframework.boot.ssl.SslBundle;
+import org.springframework.boot.ssl.SslBundles;
+
+/**
+ * Chooses the pooled client for a set of {@link HttpClientSettings}: the client's own
+ * pool when the settings need the same connections, otherwise a pool of its own for the
+ * other SSL bundle or address filter, created once and kept in {@link HttpPools}.
+ */
+final class HttpPoolSelector implements Function<HttpClientSettings, HttpClient> {
+
+	private final HttpPool pool;
+
+	private final @Nullable SslBundle poolSslBundle;
+
+	private final HttpClientSettings baseline;
+
+	private final HttpPools pools;
+
+	private final HttpPoolPropertiesMapper mapper;
+
+	private final @Nullable SslBundles sslBundles;
+
+	HttpPoolSelector(HttpPool pool, @Nullable SslBundle poolSslBundle, HttpClientSettings baseline, HttpPools pools,
+			HttpPoolPropertiesMapper mapper, @Nullable SslBundles sslBundles) {
+		this.pool = pool;
+		this.poolSslBundle = poolSslBundle;
+		this.baseline = baseline;
+		this.pools = pools;
+		this.mapper = mapper;
+		this.sslBundles = sslBundles;
+	}
+
+	@Override
+	public HttpClient apply(HttpClientSettings settings) {
+		SslBundle sslBundle = settings.sslBundle();
+		InetAddressFilter addressFilter = settings.inetAddressFilter();
+		boolean sameSsl = sslBundle == this.baseline.sslBundle() || sslBundle == this.poolSslBundle;
+		if (sameSsl && addressFilter == this.baseline.inetAddressFilter()) {
+			return this.pool.httpClient();
+		}
+		String name = variantName(sslBundle, addressFilter);
+		return this.pools.getOrCreate(name, () -> createPool(name, sslBundle, addressFilter)).httpClient();
+	}
+
+	private HttpPool createPool(String name, @Nullable SslBundle sslBundle, @Nullable InetAddressFilter addressFilter) {
+		PoolingHttpClientConnectionManager connectionManager = this.mapper.connectionManager(sslBundle,
+				addressFilter);
+		return new HttpPool(name, connectionManager, this.mapper.httpClient(connectionManager),
+				this.mapper.eviction());
+	}
+
+	private String variantName(@Nullable SslBundle sslBundle, @Nullable InetAddressFilter addressFilter) {
+		StringBuilder name = new StringBuilder(this.pool.name());
+		if (sslBundle != this.baseline.sslBundle()) {
+			name.append(":ssl-bundle=").append(bundleName(sslBundle));
+		}
+		if (addressFilter != this.baseline.inetAddressFilter()) {
+			name.append(":address-filter=")
+				.append((addressFilter != null) ? Integer.toHexString(System.identityHashCode(addressFilter)) : "none");
+		}
+		return name.toString();
+	}
+
+	private String bundleName(@Nullable SslBundle sslBundle) {
+		if (sslBundle == null) {
+			return "none";
+		}
+		if (this.sslBundles != null) {
+			for (String candidate : this.sslBundles.getBundleNames()) {
+				if (this.sslBundles.getBundle(candidate) == sslBundle) {
+					return candidate;
+				}
+			}
+		}
+		return Integer.toHexString(System.identityHashCode(sslBundle));
+	}
+
+}

@@ -1,0 +1,156 @@
+package io.github.httppool.pool;
+
+import java.time.Duration;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
+import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
+import org.apache.hc.core5.io.CloseMode;
+import org.apache.hc.core5.pool.PoolStats;
+import org.apache.hc.core5.util.TimeValue;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.util.Assert;
+
+/**
+ * One client's connection pool and the {@link CloseableHttpClient} that uses it. Every
+ * Spring HTTP client handed out for that client shares this one pool.
+ * <p>
+ * The HTTP client must treat the connection manager as shared, so that closing a request
+ * factory or the client does not close the pool; {@link #close()} does.
+ *
+ * @since 0.1.0
+ */
+public final class HttpPool implements AutoCloseable {
+
+	private static final Log logger = LogFactory.getLog(HttpPool.class);
+
+	private final String name;
+
+	private final PoolingHttpClientConnectionManager connectionManager;
+
+	private final CloseableHttpClient httpClient;
+
+	private final @Nullable Eviction eviction;
+
+	/**
+	 * Create a new pool.
+	 * @param name the client name, for logs and metrics
+	 * @param connectionManager the connection manager that holds the connections
+	 * @param httpClient the client that leases connections from the manager
+	 * @param eviction how idle and expired connections are closed in the background, or
+	 * {@code null} for no background eviction
+	 */
+	public HttpPool(String name, PoolingHttpClientConnectionManager connectionManager, CloseableHttpClient httpClient,
+			@Nullable Eviction eviction) {
+		Assert.hasText(name, "'name' must not be empty");
+		Assert.notNull(connectionManager, "'connectionManager' must not be null");
+		Assert.notNull(httpClient, "'httpClient' must not be null");
+		this.name = name;
+		this.connectionManager = connectionManager;
+		this.httpClient = httpClient;
+		this.eviction = eviction;
+	}
+
+	/**
+	 * Return the client name.
+	 * @return the name
+	 */
+	public String name() {
+		return this.name;
+	}
+
+	/**
+	 * Return the connection manager that holds this pool's connections.
+	 * @return the connection manager
+	 */
+	public PoolingHttpClientConnectionManager connectionManager() {
+		return this.connectionManager;
+	}
+
+	/**
+	 * Return the HTTP client that leases connections from this pool.
+	 * @return the HTTP client
+	 */
+	public CloseableHttpClient httpClient() {
+		return this.httpClient;
+	}
+
+	/**
+	 * Return how idle and expired connections are closed in the background.
+	 * @return the eviction settings or {@code null} when background eviction is off
+	 */
+	public @Nullable Eviction eviction() {
+		return this.eviction;
+	}
+
+	/**
+	 * Return the pool's figures across all routes.
+	 * @return leased, available, pending and max connections
+	 */
+	public PoolStats totalStats() {
+		return this.connectionManager.getTotalStats();
+	}
+
+	/**
+	 * Close expired connections and connections idle longer than the eviction's idle
+	 * timeout. Does nothing for a pool without eviction.
+	 */
+	public void evict() {
+		Eviction eviction = this.eviction;
+		if (eviction != null && !this.connectionManager.isClosed()) {
+			this.connectionManager.closeExpired();
+			this.connectionManager.closeIdle(TimeValue.ofMilliseconds(eviction.idleTimeout().toMillis()));
+		}
+	}
+
+	/**
+	 * Return whether the pool has been closed.
+	 * @return whether the pool is closed
+	 */
+	public boolean isClosed() {
+		return this.connectionManager.isClosed();
+	}
+
+	/**
+	 * Close the HTTP client and every pooled connection.
+	 */
+	@Override
+	public void close() {
+		if (this.connectionManager.isClosed()) {
+			return;
+		}
+		if (logger.isDebugEnabled()) {
+			logger.debug("Closing HTTP connection pool '" + this.name + "' " + totalStats());
+		}
+		this.httpClient.close(CloseMode.GRACEFUL);
+		this.connectionManager.close(CloseMode.GRACEFUL);
+	}
+
+	@Override
+	public String toString() {
+		return "HttpPool[" + this.name + "]";
+	}
+
+	/**
+	 * How a pool's idle and expired connections are closed in the background.
+	 *
+	 * @param interval how often the pool is checked
+	 * @param idleTimeout idle time after which a connection is closed
+	 */
+	public record Eviction(Duration interval, Duration idleTimeout) {
+
+		/**
+		 * Create a new instance.
+		 * @param interval how often the pool is checked
+		 * @param idleTimeout idle time after which a connection is closed
+		 */
+		public Eviction {
+			Assert.isTrue(interval.toMillis() > 0, "'interval' must be positive");
+			Assert.isTrue(idleTimeout.toMillis() > 0, "'idleTimeout' must be positive");
+		}
+
+	}
+
+}

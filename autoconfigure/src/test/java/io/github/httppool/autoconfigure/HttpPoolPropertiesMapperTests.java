@@ -1,0 +1,106 @@
+package io.github.httppool.autoconfigure;
+
+import java.time.Duration;
+
+import org.apache.hc.client5.http.config.ConnectionConfig;
+import org.apache.hc.client5.http.config.RequestConfig;
+import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
+import org.apache.hc.core5.pool.PoolConcurrencyPolicy;
+import org.apache.hc.core5.pool.PoolReusePolicy;
+import org.apache.hc.core5.util.TimeValue;
+import org.apache.hc.core5.util.Timeout;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.http.client.HttpClientSettings;
+import org.springframework.boot.http.client.HttpCookieHandling;
+import org.springframework.boot.http.client.HttpRedirects;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Tests for {@link HttpPoolPropertiesMapper}, without Spring.
+ */
+class HttpPoolPropertiesMapperTests {
+
+	private final HttpPoolProperties properties = new HttpPoolProperties();
+
+	@Test
+	void defaultsBoundEveryWait() {
+		HttpPoolPropertiesMapper mapper = new HttpPoolPropertiesMapper(this.properties, HttpClientSettings.defaults());
+		RequestConfig request = mapper.requestConfig();
+		ConnectionConfig connection = mapper.connectionConfig();
+		assertThat(request.getConnectionRequestTimeout()).isEqualTo(Timeout.ofSeconds(5));
+		assertThat(request.getResponseTimeout()).isEqualTo(Timeout.ofSeconds(30));
+		assertThat(connection.getConnectTimeout()).isEqualTo(Timeout.ofSeconds(5));
+		assertThat(connection.getSocketTimeout()).isEqualTo(Timeout.ofSeconds(30));
+		assertThat(connection.getValidateAfterInactivity()).isEqualTo(TimeValue.ofSeconds(2));
+		assertThat(connection.getTimeToLive()).isEqualTo(TimeValue.ofMinutes(10));
+		assertThat(mapper.tlsConfig().getHandshakeTimeout()).isEqualTo(Timeout.ofSeconds(5));
+		assertThat(mapper.concurrencyPolicy()).isEqualTo(PoolConcurrencyPolicy.STRICT);
+		assertThat(mapper.reusePolicy()).isEqualTo(PoolReusePolicy.LIFO);
+	}
+
+	@Test
+	void springHttpClientsSettingsApplyWhereHttpPoolSaysNothing() {
+		HttpClientSettings boot = HttpClientSettings.defaults()
+			.withConnectTimeout(Duration.ofMillis(1500))
+			.withReadTimeout(Duration.ofSeconds(12))
+			.withRedirects(HttpRedirects.DONT_FOLLOW)
+			.withCookieHandling(HttpCookieHandling.DISABLE);
+		HttpPoolPropertiesMapper mapper = new HttpPoolPropertiesMapper(this.properties, boot);
+		assertThat(mapper.connectTimeout()).isEqualTo(Duration.ofMillis(1500));
+		assertThat(mapper.responseTimeout()).isEqualTo(Duration.ofSeconds(12));
+		assertThat(mapper.requestConfig().isRedirectsEnabled()).isFalse();
+		assertThat(mapper.requestConfig().getCookieSpec()).isEqualTo("ignore");
+	}
+
+	@Test
+	void httpPoolSettingsWinOverSpringHttpClientsSettings() {
+		this.properties.setConnectTimeout(Duration.ofMillis(700));
+		this.properties.setResponseTimeout(Duration.ofSeconds(3));
+		HttpClientSettings boot = HttpClientSettings.defaults()
+			.withConnectTimeout(Duration.ofSeconds(9))
+			.withReadTimeout(Duration.ofSeconds(9));
+		HttpPoolPropertiesMapper mapper = new HttpPoolPropertiesMapper(this.properties, boot);
+		assertThat(mapper.connectionConfig().getConnectTimeout()).isEqualTo(Timeout.ofMilliseconds(700));
+		assertThat(mapper.requestConfig().getResponseTimeout()).isEqualTo(Timeout.ofSeconds(3));
+	}
+
+	@Test
+	void mapsLimitsAndPoliciesOntoTheConnectionManager() {
+		this.properties.setMaxTotal(64);
+		this.properties.setMaxPerRoute(16);
+		HttpPoolPropertiesMapper mapper = new HttpPoolPropertiesMapper(this.properties, HttpClientSettings.defaults());
+		try (PoolingHttpClientConnectionManager manager = mapper.connectionManager(null, null)) {
+			assertThat(manager.getMaxTotal()).isEqualTo(64);
+			assertThat(manager.getDefaultMaxPerRoute()).isEqualTo(16);
+		}
+	}
+
+	@Test
+	void mapsPoliciesOntoHttpClientsEnums() {
+		this.properties.setConcurrencyPolicy(HttpPoolProperties.ConcurrencyPolicy.LAX);
+		this.properties.setReusePolicy(HttpPoolProperties.ReusePolicy.FIFO);
+		HttpPoolPropertiesMapper mapper = new HttpPoolPropertiesMapper(this.properties, HttpClientSettings.defaults());
+		assertThat(mapper.concurrencyPolicy()).isEqualTo(PoolConcurrencyPolicy.LAX);
+		assertThat(mapper.reusePolicy()).isEqualTo(PoolReusePolicy.FIFO);
+	}
+
+	@Test
+	void evictionIsAbsentWhenDisabled() {
+		this.properties.getEviction().setEnabled(false);
+		assertThat(new HttpPoolPropertiesMapper(this.properties, HttpClientSettings.defaults()).eviction()).isNull();
+	}
+
+	@Test
+	void evictionCarriesIntervalAndIdleTimeout() {
+		this.properties.getEviction().setInterval(Duration.ofSeconds(2));
+		this.properties.getEviction().setIdleTimeout(Duration.ofSeconds(9));
+		assertThat(new HttpPoolPropertiesMapper(this.properties, HttpClientSettings.defaults()).eviction())
+			.satisfies((eviction) -> {
+				assertThat(eviction.interval()).isEqualTo(Duration.ofSeconds(2));
+				assertThat(eviction.idleTimeout()).isEqualTo(Duration.ofSeconds(9));
+			});
+	}
+
+}

@@ -1,0 +1,107 @@
+package io.github.httppool.autoconfigure;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import org.springframework.boot.convert.DurationStyle;
+import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.boot.diagnostics.FailureAnalyzer;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.core.io.support.SpringFactoriesLoader;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Invalid {@code http.pool} values fail start-up with a message that names the property,
+ * the value and the fix.
+ */
+class HttpPoolPropertiesValidationTests {
+
+	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
+		.withConfiguration(HttpPoolAutoConfigurationTests.AUTO_CONFIGURATIONS);
+
+	@ParameterizedTest(name = "{0}={1}")
+	@CsvSource(delimiter = '|', textBlock = """
+			max-total                  | 0    | http.pool.max-total must be at least 1
+			max-total                  | -5   | http.pool.max-total must be at least 1
+			max-per-route              | 0    | http.pool.max-per-route must be at least 1
+			max-per-route              | 201  | must not exceed http.pool.max-total (200); lower http.pool.max-per-route or raise http.pool.max-total
+			connection-request-timeout | 0s   | http.pool.connection-request-timeout must be a positive duration
+			connection-request-timeout | -1s  | http.pool.connection-request-timeout must be a positive duration
+			connect-timeout            | 0ms  | http.pool.connect-timeout must be a positive duration
+			response-timeout           | 0s   | http.pool.response-timeout must be a positive duration
+			validate-after-inactivity  | -1s  | http.pool.validate-after-inactivity must be zero or a positive duration
+			time-to-live               | 0s   | http.pool.time-to-live must be a positive duration
+			keep-alive.default-timeout | 0s   | http.pool.keep-alive.default-timeout must be a positive duration
+			keep-alive.max-timeout     | 10s  | http.pool.keep-alive.max-timeout must not be below http.pool.keep-alive.default-timeout
+			keep-alive.safety-margin   | -1s  | http.pool.keep-alive.safety-margin must be zero or a positive duration
+			eviction.interval          | 0s   | http.pool.eviction.interval must be a positive duration
+			eviction.idle-timeout      | -3s  | http.pool.eviction.idle-timeout must be a positive duration
+			retry.max-retries          | -1   | http.pool.retry.max-retries must be 0 (no retries) or more
+			""")
+	void invalidValueFailsStartupNamingPropertyValueAndFix(String property, String value, String expected) {
+		this.contextRunner.withPropertyValues("http.pool." + property + "=" + value).run((context) -> {
+			assertThat(context).hasFailed();
+			String report = analyze(context.getStartupFailure());
+			assertThat(report).contains("http.pool." + property)
+				.contains("Value: \"" + boundValue(value) + "\"")
+				.contains(expected)
+				.contains("Update your application's configuration");
+		});
+	}
+
+	@Test
+	void unknownConcurrencyPolicyListsTheValidOnes() {
+		this.contextRunner.withPropertyValues("http.pool.concurrency-policy=offlock").run((context) -> {
+			assertThat(context).hasFailed();
+			assertThat(analyze(context.getStartupFailure())).contains("http.pool.concurrency-policy")
+				.contains("offlock")
+				.contains("STRICT")
+				.contains("LAX");
+		});
+	}
+
+	@Test
+	void unknownSslBundleNamesThePropertyAndTheFix() {
+		this.contextRunner.withPropertyValues("http.pool.ssl.bundle=missing").run((context) -> {
+			assertThat(context).hasFailed();
+			assertThat(context.getStartupFailure()).rootCause().isNotNull();
+			assertThat(allMessages(context.getStartupFailure())).contains("http.pool.ssl.bundle is 'missing'")
+				.contains("spring.ssl.bundle.pem.missing");
+		});
+	}
+
+	@Test
+	void evictionSettingsAreNotCheckedWhenEvictionIsOff() {
+		this.contextRunner.withPropertyValues("http.pool.eviction.enabled=false", "http.pool.eviction.interval=0s")
+			.run((context) -> assertThat(context).hasNotFailed());
+	}
+
+	private static String boundValue(String value) {
+		return Character.isLetter(value.charAt(value.length() - 1))
+				? DurationStyle.detectAndParse(value).toString() : value;
+	}
+
+	static String analyze(Throwable failure) {
+		for (FailureAnalyzer analyzer : SpringFactoriesLoader.forDefaultResourceLocation()
+			.load(FailureAnalyzer.class, SpringFactoriesLoader.ArgumentResolver.none(),
+					SpringFactoriesLoader.FailureHandler.handleMessage((message, ex) -> {
+					}))) {
+			FailureAnalysis analysis = analyzer.analyze(failure);
+			if (analysis != null) {
+				return analysis.getDescription() + "\n" + analysis.getAction();
+			}
+		}
+		return allMessages(failure);
+	}
+
+	static String allMessages(Throwable failure) {
+		StringBuilder messages = new StringBuilder();
+		for (Throwable current = failure; current != null; current = current.getCause()) {
+			messages.append(current.getMessage()).append('\n');
+		}
+		return messages.toString();
+	}
+
+}
