@@ -1,0 +1,140 @@
+package io.github.httppool.pool;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import io.github.httppool.testsupport.LoopbackHttpServer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.web.client.ResourceAccessException;
+import org.springframework.web.client.RestClient;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
+
+/**
+ * How long idle connections live, seen from the server: the keep-alive strategy, the
+ * background evictor and a server that closes idle connections first.
+ */
+class KeepAliveAndEvictionTests {
+
+	private static final Duration AWAIT = Duration.ofSeconds(5);
+
+	private final LoopbackHttpServer server = LoopbackHttpServer.http();
+
+	@AfterEach
+	void closeServer() {
+		this.server.close();
+	}
+
+	@Test
+	void aConnectionIsReusedWithinTheServersKeepAliveTimeout() {
+		this.server.keepAliveTimeoutHeader(Duration.ofSeconds(5));
+		PoolTestSupport.contextRunner().withPropertyValues("http.pool.eviction.enabled=false").run((context) -> {
+			RestClient client = context.getBean(RestClient.class);
+			get(client, "/first");
+			Thread.sleep(1200);
+			get(client, "/second");
+			assertThat(this.server.acceptedConnections()).isEqualTo(1);
+		});
+	}
+
+	@Test
+	void aConnectionIsNotReusedOnceTheServersKeepAliveTimeoutMinusTheMarginHasPassed() {
+		this.server.keepAliveTimeoutHeader(Duration.ofSeconds(2));
+		PoolTestSupport.contextRunner().withPropertyValues("http.pool.eviction.enabled=false").run((context) -> {
+			RestClient client = context.getBean(RestClient.class);
+			get(client, "/first");
+			Thread.sleep(1200);
+			get(client, "/second");
+			assertThat(this.server.acceptedConnections()).isEqualTo(2);
+			this.server.awaitClosedByClient(1, AWAIT);
+		});
+	}
+
+	@Test
+	void theDefaultKeepAliveAppliesWhenTheServerSaysNothing() {
+		PoolTestSupport.contextRunner()
+			.withPropertyValues("http.pool.eviction.enabled=false", "http.pool.keep-alive.default-timeout=500ms")
+			.run((context) -> {
+				RestClient client = context.getBean(RestClient.class);
+				get(client, "/first");
+				get(client, "/quick");
+				Thread.sleep(900);
+				get(client, "/late");
+				assertThat(this.server.requestsPerConnection()).containsExactly(2, 1);
+			});
+	}
+
+	@Test
+	void aLongServerKeepAliveIsCappedByMaxTimeout() {
+		this.server.keepAliveTimeoutHeader(Duration.ofSeconds(600));
+		PoolTestSupport.contextRunner()
+			.withPropertyValues("http.pool.eviction.enabled=false", "http.pool.keep-alive.default-timeout=500ms",
+					"http.pool.keep-alive.max-timeout=500ms")
+			.run((context) -> {
+				RestClient client = context.getBean(RestClient.class);
+				get(client, "/first");
+				Thread.sleep(900);
+				get(client, "/second");
+				assertThat(this.server.acceptedConnections()).isEqualTo(2);
+			});
+	}
+
+	@Test
+	void theEvictorClosesIdleConnectionsAndThePoolKeepsWorking() {
+		this.server.responseDelay(Duration.ofMillis(200));
+		PoolTestSupport.contextRunner()
+			.withPropertyValues("http.pool.eviction.interval=100ms", "http.pool.eviction.idle-timeout=300ms")
+			.run((context) -> {
+				RestClient client = context.getBean(RestClient.class);
+				PoolTestSupport.runConcurrently(4, () -> get(client, "/burst"));
+				assertThat(this.server.acceptedConnections()).isEqualTo(4);
+				this.server.awaitClosedByClient(4, AWAIT);
+				assertThat(PoolTestSupport.defaultPoolStats(context).getAvailable()).isZero();
+				this.server.responseDelay(Duration.ZERO);
+				assertThat(get(client, "/after")).contains("/after");
+				assertThat(this.server.acceptedConnections()).isEqualTo(5);
+			});
+	}
+
+	@Test
+	void aServerClosingIdleConnectionsEarlyDoesNotFailIdempotentRequests() {
+		this.server.idleTimeout(Duration.ofMillis(200));
+		PoolTestSupport.contextRunner()
+			.withPropertyValues("http.pool.eviction.enabled=false", "http.pool.validate-after-inactivity=10s")
+			.run((context) -> {
+				RestClient client = context.getBean(RestClient.class);
+				List<String> bodies = new ArrayList<>();
+				for (int i = 0; i < 4; i++) {
+					bodies.add(get(client, "/spaced"));
+					this.server.awaitClosedByServer(i + 1, AWAIT);
+				}
+				assertThat(bodies).hasSize(4).allSatisfy((body) -> assertThat(body).contains("/spaced"));
+				assertThat(this.server.requestCount("/spaced")).isEqualTo(4);
+				assertThat(this.server.acceptedConnections()).isEqualTo(4);
+			});
+	}
+
+	@Test
+	void withoutRetriesAStaleConnectionFailsTheNextRequest() {
+		this.server.idleTimeout(Duration.ofMillis(200));
+		PoolTestSupport.contextRunner()
+			.withPropertyValues("http.pool.eviction.enabled=false", "http.pool.validate-after-inactivity=10s",
+					"http.pool.retry.max-retries=0")
+			.run((context) -> {
+				RestClient client = context.getBean(RestClient.class);
+				get(client, "/first");
+				this.server.awaitClosedByServer(1, AWAIT);
+				assertThat(catchThrowable(() -> get(client, "/stale")))
+					.isInstanceOf(ResourceAccessException.class);
+			});
+	}
+
+	private String get(RestClient client, String path) {
+		return client.get().uri(this.server.url(path)).retrieve().body(String.class);
+	}
+
+}
