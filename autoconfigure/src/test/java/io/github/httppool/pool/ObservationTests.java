@@ -1,0 +1,78 @@
+package io.github.httppool.pool;
+
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import io.github.httppool.testsupport.LoopbackHttpServer;
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationHandler;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration;
+import org.springframework.boot.restclient.autoconfigure.RestClientObservationAutoConfiguration;
+import org.springframework.boot.restclient.autoconfigure.RestTemplateObservationAutoConfiguration;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.web.client.RestClient;
+import org.springframework.web.client.RestTemplate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Spring Boot's {@code http.client.requests} observations keep working on the pooled
+ * clients.
+ */
+class ObservationTests {
+
+	private final LoopbackHttpServer server = LoopbackHttpServer.http();
+
+	@AfterEach
+	void closeServer() {
+		this.server.close();
+	}
+
+	@Test
+	void pooledRestClientAndRestTemplateAreObserved() {
+		PoolTestSupport.contextRunner()
+			.withConfiguration(AutoConfigurations.of(ObservationAutoConfiguration.class,
+					RestClientObservationAutoConfiguration.class, RestTemplateObservationAutoConfiguration.class))
+			.withUserConfiguration(RecordingObservationConfiguration.class)
+			.run((context) -> {
+				RecordingHandler handler = context.getBean(RecordingHandler.class);
+				context.getBean(RestClient.class).get().uri(this.server.url("/client")).retrieve().toBodilessEntity();
+				context.getBean(RestTemplate.class).getForObject(this.server.url("/template"), String.class);
+				assertThat(handler.names).containsExactly("http.client.requests", "http.client.requests");
+				assertThat(this.server.acceptedConnections()).isEqualTo(1);
+			});
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class RecordingObservationConfiguration {
+
+		@Bean
+		RecordingHandler recordingHandler() {
+			return new RecordingHandler();
+		}
+
+	}
+
+	static class RecordingHandler implements ObservationHandler<Observation.Context> {
+
+		final List<String> names = new CopyOnWriteArrayList<>();
+
+		@Override
+		public void onStop(Observation.Context context) {
+			this.names.add(context.getName());
+		}
+
+		@Override
+		public boolean supportsContext(Observation.Context context) {
+			return true;
+		}
+
+	}
+
+
+}
