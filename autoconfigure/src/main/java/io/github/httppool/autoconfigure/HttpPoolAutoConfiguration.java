@@ -127,18 +127,18 @@ public final class HttpPoolAutoConfiguration {
 		if (name == null) {
 			return this.baseline.sslBundle();
 		}
+		String fix = "Define spring.ssl.bundle.pem." + name + ".* or spring.ssl.bundle.jks." + name
+				+ ".*, or correct http.pool.ssl.bundle";
 		if (this.sslBundles == null) {
-			throw new IllegalStateException("http.pool.ssl.bundle is '" + name
-					+ "' but no SSL bundles are configured; define spring.ssl.bundle.pem." + name
-					+ " or spring.ssl.bundle.jks." + name);
+			throw new InvalidHttpPoolPropertyException("http.pool.ssl.bundle", name, "no SSL bundles are configured",
+					fix, null);
 		}
 		try {
 			return this.sslBundles.getBundle(name);
 		}
 		catch (NoSuchSslBundleException ex) {
-			throw new IllegalStateException("http.pool.ssl.bundle is '" + name + "' but there is no such SSL bundle"
-					+ " (known: " + this.sslBundles.getBundleNames() + "); define spring.ssl.bundle.pem." + name
-					+ " or spring.ssl.bundle.jks." + name + ", or correct the name", ex);
+			throw new InvalidHttpPoolPropertyException("http.pool.ssl.bundle", name,
+					"there is no such SSL bundle (known: " + this.sslBundles.getBundleNames() + ")", fix, ex);
 		}
 	}
 

@@ -66,9 +66,10 @@ class HttpPoolPropertiesValidationTests {
 	void unknownSslBundleNamesThePropertyAndTheFix() {
 		this.contextRunner.withPropertyValues("http.pool.ssl.bundle=missing").run((context) -> {
 			assertThat(context).hasFailed();
-			assertThat(context.getStartupFailure()).rootCause().isNotNull();
-			assertThat(allMessages(context.getStartupFailure())).contains("http.pool.ssl.bundle is 'missing'")
-				.contains("spring.ssl.bundle.pem.missing");
+			assertThat(analyze(context.getStartupFailure())).contains("Property: http.pool.ssl.bundle")
+				.contains("Value: \"missing\"")
+				.contains("there is no such SSL bundle")
+				.contains("Define spring.ssl.bundle.pem.missing.* or spring.ssl.bundle.jks.missing.*");
 		});
 	}
 
