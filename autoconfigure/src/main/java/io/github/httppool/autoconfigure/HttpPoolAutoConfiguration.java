@@ -3,10 +3,8 @@ package io.github.httppool.autoconfigure;
 import io.github.httppool.pool.ConnectionEvictor;
 import io.github.httppool.pool.HttpPool;
 import io.github.httppool.pool.HttpPools;
-import io.github.httppool.pool.PooledClientHttpRequestFactoryBuilder;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
-import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -24,19 +22,21 @@ import org.springframework.boot.restclient.RestTemplateBuilder;
 import org.springframework.boot.restclient.RestTemplateCustomizer;
 import org.springframework.boot.restclient.autoconfigure.RestClientAutoConfiguration;
 import org.springframework.boot.restclient.autoconfigure.RestTemplateAutoConfiguration;
-import org.springframework.boot.ssl.NoSuchSslBundleException;
-import org.springframework.boot.ssl.SslBundle;
 import org.springframework.boot.ssl.SslBundles;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
+import org.springframework.core.env.Environment;
 import org.springframework.web.client.RestClient;
 import org.springframework.web.client.RestTemplate;
 
 /**
- * Auto-configuration of the managed connection pool: one
- * {@link PoolingHttpClientConnectionManager} for the default client, shared by the
- * starter's {@link RestClient} and {@link RestTemplate} and by every client that Spring
- * Boot's {@code RestClient.Builder} and {@code RestTemplateBuilder} produce.
+ * Auto-configuration of the managed connection pools: one
+ * {@link PoolingHttpClientConnectionManager} per client. The default client's pool is
+ * shared by the starter's {@link RestClient} and {@link RestTemplate} and by every client
+ * that Spring Boot's {@code RestClient.Builder} and {@code RestTemplateBuilder} produce;
+ * each named client ({@code http.pool.clients.<name>}) gets a pool and a qualified
+ * {@link RestClient} of its own.
  *
  * @since 0.1.0
  */
@@ -47,6 +47,7 @@ import org.springframework.web.client.RestTemplate;
 		RestClient.class })
 @ConditionalOnBooleanProperty(name = "http.pool.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(HttpPoolProperties.class)
+@Import(NamedRestClientsRegistrar.class)
 public final class HttpPoolAutoConfiguration {
 
 	/**
@@ -54,41 +55,45 @@ public final class HttpPoolAutoConfiguration {
 	 */
 	public static final String DEFAULT_CLIENT = "default";
 
-	private final HttpPoolProperties properties;
+	private final ClientPoolFactory factory;
 
-	private final HttpClientSettings baseline;
-
-	private final @Nullable SslBundles sslBundles;
-
-	private final HttpPoolPropertiesMapper mapper;
-
-	HttpPoolAutoConfiguration(HttpPoolProperties properties, ObjectProvider<HttpClientSettings> httpClientSettings,
+	HttpPoolAutoConfiguration(ObjectProvider<HttpClientSettings> httpClientSettings,
 			ObjectProvider<SslBundles> sslBundles) {
-		this.properties = properties;
-		this.baseline = httpClientSettings.getIfAvailable(HttpClientSettings::defaults);
-		this.sslBundles = sslBundles.getIfAvailable();
-		this.mapper = new HttpPoolPropertiesMapper(properties, this.baseline);
+		this.factory = new ClientPoolFactory(httpClientSettings.getIfAvailable(HttpClientSettings::defaults),
+				sslBundles.getIfAvailable());
+	}
+
+	@Bean
+	HttpPoolClients httpPoolClients(HttpPoolProperties properties, Environment environment) {
+		return HttpPoolClients.resolve(properties, environment);
 	}
 
 	@Bean
 	@ConditionalOnMissingBean
-	PoolingHttpClientConnectionManager httpPoolConnectionManager() {
-		return this.mapper.connectionManager(poolSslBundle(), this.baseline.inetAddressFilter());
+	PoolingHttpClientConnectionManager httpPoolConnectionManager(HttpPoolClients httpPoolClients) {
+		return this.factory.connectionManager(DEFAULT_CLIENT, httpPoolClients.get(DEFAULT_CLIENT));
 	}
 
 	@Bean
 	@ConditionalOnMissingBean
-	CloseableHttpClient httpPoolHttpClient(PoolingHttpClientConnectionManager httpPoolConnectionManager) {
-		return this.mapper.httpClient(httpPoolConnectionManager);
+	CloseableHttpClient httpPoolHttpClient(HttpPoolClients httpPoolClients,
+			PoolingHttpClientConnectionManager httpPoolConnectionManager) {
+		return this.factory.httpClient(httpPoolClients.get(DEFAULT_CLIENT), httpPoolConnectionManager);
 	}
 
 	@Bean
 	@ConditionalOnMissingBean
-	HttpPools httpPools(PoolingHttpClientConnectionManager httpPoolConnectionManager,
+	HttpPools httpPools(HttpPoolClients httpPoolClients, PoolingHttpClientConnectionManager httpPoolConnectionManager,
 			CloseableHttpClient httpPoolHttpClient) {
 		HttpPools pools = new HttpPools();
+		HttpPoolClientProperties defaultClient = httpPoolClients.get(DEFAULT_CLIENT);
 		pools.register(new HttpPool(DEFAULT_CLIENT, httpPoolConnectionManager, httpPoolHttpClient,
-				this.mapper.eviction()));
+				this.factory.mapper(defaultClient).eviction()));
+		for (String name : httpPoolClients.names()) {
+			if (!DEFAULT_CLIENT.equals(name)) {
+				pools.register(this.factory.pool(name, httpPoolClients.get(name)));
+			}
+		}
 		return pools;
 	}
 
@@ -100,46 +105,25 @@ public final class HttpPoolAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	ClientHttpRequestFactoryBuilder<?> httpPoolClientHttpRequestFactoryBuilder(HttpPools httpPools) {
-		HttpPool pool = httpPools.get(DEFAULT_CLIENT);
-		if (pool == null) {
-			throw new IllegalStateException("The HttpPools bean has no '" + DEFAULT_CLIENT + "' pool");
-		}
-		return new PooledClientHttpRequestFactoryBuilder(this.baseline,
-				new HttpPoolSelector(pool, poolSslBundle(), this.baseline, httpPools, this.mapper, this.sslBundles));
+	PooledRestClients pooledRestClients(HttpPoolClients httpPoolClients, HttpPools httpPools,
+			ObjectProvider<RestClient.Builder> restClientBuilder,
+			ObjectProvider<RestClientCustomizer> restClientCustomizers,
+			ObjectProvider<RestTemplateBuilder> restTemplateBuilder,
+			ObjectProvider<RestTemplateCustomizer> restTemplateCustomizers) {
+		return new PooledRestClients(httpPoolClients, httpPools, this.factory, restClientBuilder,
+				restClientCustomizers, restTemplateBuilder, restTemplateCustomizers);
 	}
 
 	@Bean
 	@ConditionalOnMissingBean
-	RestClient httpPoolRestClient(ObjectProvider<RestClient.Builder> restClientBuilder,
-			ClientHttpRequestFactoryBuilder<?> requestFactoryBuilder, ObjectProvider<RestClientCustomizer> customizers) {
-		RestClient.Builder builder = restClientBuilder.getIfAvailable(() -> {
-			RestClient.Builder standalone = RestClient.builder()
-				.requestFactory(requestFactoryBuilder.build(this.baseline));
-			customizers.orderedStream().forEach((customizer) -> customizer.customize(standalone));
-			return standalone;
-		});
-		return builder.build();
+	ClientHttpRequestFactoryBuilder<?> httpPoolClientHttpRequestFactoryBuilder(PooledRestClients pooledRestClients) {
+		return pooledRestClients.requestFactoryBuilder(DEFAULT_CLIENT);
 	}
 
-	private @Nullable SslBundle poolSslBundle() {
-		String name = this.properties.getSsl().getBundle();
-		if (name == null) {
-			return this.baseline.sslBundle();
-		}
-		String fix = "Define spring.ssl.bundle.pem." + name + ".* or spring.ssl.bundle.jks." + name
-				+ ".*, or correct http.pool.ssl.bundle";
-		if (this.sslBundles == null) {
-			throw new InvalidHttpPoolPropertyException("http.pool.ssl.bundle", name, "no SSL bundles are configured",
-					fix, null);
-		}
-		try {
-			return this.sslBundles.getBundle(name);
-		}
-		catch (NoSuchSslBundleException ex) {
-			throw new InvalidHttpPoolPropertyException("http.pool.ssl.bundle", name,
-					"there is no such SSL bundle (known: " + this.sslBundles.getBundleNames() + ")", fix, ex);
-		}
+	@Bean
+	@ConditionalOnMissingBean
+	RestClient httpPoolRestClient(PooledRestClients pooledRestClients) {
+		return pooledRestClients.restClient(DEFAULT_CLIENT);
 	}
 
 	@Configuration(proxyBeanMethods = false)
@@ -148,14 +132,8 @@ public final class HttpPoolAutoConfiguration {
 
 		@Bean
 		@ConditionalOnMissingBean
-		RestTemplate httpPoolRestTemplate(ObjectProvider<RestTemplateBuilder> restTemplateBuilder,
-				ClientHttpRequestFactoryBuilder<?> requestFactoryBuilder, ObjectProvider<HttpClientSettings> settings,
-				ObjectProvider<RestTemplateCustomizer> customizers) {
-			RestTemplateBuilder builder = restTemplateBuilder
-				.getIfAvailable(() -> new RestTemplateBuilder().requestFactoryBuilder(requestFactoryBuilder)
-					.clientSettings(settings.getIfAvailable(HttpClientSettings::defaults))
-					.customizers(customizers.orderedStream().toList()));
-			return builder.build();
+		RestTemplate httpPoolRestTemplate(PooledRestClients pooledRestClients) {
+			return pooledRestClients.restTemplate(DEFAULT_CLIENT);
 		}
 
 	}

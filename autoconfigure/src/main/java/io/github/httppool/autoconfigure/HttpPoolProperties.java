@@ -1,15 +1,15 @@
 package io.github.httppool.autoconfigure;
 
-import java.time.Duration;
-
-import org.jspecify.annotations.Nullable;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.validation.Errors;
 import org.springframework.validation.Validator;
 
 /**
- * Configuration properties of the pooled HTTP client, bound to {@code http.pool}.
+ * Configuration properties of the pooled HTTP clients, bound to {@code http.pool}: the
+ * settings of the default client, the named clients, and switches that apply to all.
  * <p>
  * Invalid values fail start-up with a message that names the property, the value and
  * the fix (see {@link HttpPoolPropertiesValidator}).
@@ -17,70 +17,18 @@ import org.springframework.validation.Validator;
  * @since 0.1.0
  */
 @ConfigurationProperties("http.pool")
-public class HttpPoolProperties implements Validator {
+public class HttpPoolProperties extends HttpPoolClientProperties implements Validator {
 
 	/**
-	 * Whether to back Spring's HTTP clients with the starter's managed connection pool.
+	 * Whether to back Spring's HTTP clients with the starter's managed connection pools.
 	 */
 	private boolean enabled = true;
 
 	/**
-	 * Maximum number of connections in the pool, across all routes.
+	 * Named clients, each with a pool of its own; every setting not given here is taken
+	 * from 'http.pool'.
 	 */
-	private int maxTotal = 200;
-
-	/**
-	 * Maximum number of connections to one route (scheme, host and port).
-	 */
-	private int maxPerRoute = 50;
-
-	/**
-	 * Maximum time a caller waits to lease a connection from a fully used pool before it
-	 * fails.
-	 */
-	private Duration connectionRequestTimeout = Duration.ofSeconds(5);
-
-	/**
-	 * Maximum time to establish a connection, TLS handshake included. When not set,
-	 * 'spring.http.clients.connect-timeout' applies, else 5s.
-	 */
-	private @Nullable Duration connectTimeout;
-
-	/**
-	 * Maximum time to wait for response data once a request is sent. When not set,
-	 * 'spring.http.clients.read-timeout' applies, else 30s.
-	 */
-	private @Nullable Duration responseTimeout;
-
-	/**
-	 * Idle time after which a pooled connection is checked for staleness before it is
-	 * reused.
-	 */
-	private Duration validateAfterInactivity = Duration.ofSeconds(2);
-
-	/**
-	 * Maximum lifetime of a connection, so that DNS and load-balancer changes are picked
-	 * up.
-	 */
-	private Duration timeToLive = Duration.ofMinutes(10);
-
-	/**
-	 * How the pool enforces its limits.
-	 */
-	private ConcurrencyPolicy concurrencyPolicy = ConcurrencyPolicy.STRICT;
-
-	/**
-	 * Which idle connection is reused first.
-	 */
-	private ReusePolicy reusePolicy = ReusePolicy.LIFO;
-
-	private final KeepAlive keepAlive = new KeepAlive();
-
-	private final Eviction eviction = new Eviction();
-
-	private final Retry retry = new Retry();
-
-	private final Ssl ssl = new Ssl();
+	private final Map<String, HttpPoolClientProperties> clients = new LinkedHashMap<>();
 
 	public boolean isEnabled() {
 		return this.enabled;
@@ -90,92 +38,8 @@ public class HttpPoolProperties implements Validator {
 		this.enabled = enabled;
 	}
 
-	public int getMaxTotal() {
-		return this.maxTotal;
-	}
-
-	public void setMaxTotal(int maxTotal) {
-		this.maxTotal = maxTotal;
-	}
-
-	public int getMaxPerRoute() {
-		return this.maxPerRoute;
-	}
-
-	public void setMaxPerRoute(int maxPerRoute) {
-		this.maxPerRoute = maxPerRoute;
-	}
-
-	public Duration getConnectionRequestTimeout() {
-		return this.connectionRequestTimeout;
-	}
-
-	public void setConnectionRequestTimeout(Duration connectionRequestTimeout) {
-		this.connectionRequestTimeout = connectionRequestTimeout;
-	}
-
-	public @Nullable Duration getConnectTimeout() {
-		return this.connectTimeout;
-	}
-
-	public void setConnectTimeout(@Nullable Duration connectTimeout) {
-		this.connectTimeout = connectTimeout;
-	}
-
-	public @Nullable Duration getResponseTimeout() {
-		return this.responseTimeout;
-	}
-
-	public void setResponseTimeout(@Nullable Duration responseTimeout) {
-		this.responseTimeout = responseTimeout;
-	}
-
-	public Duration getValidateAfterInactivity() {
-		return this.validateAfterInactivity;
-	}
-
-	public void setValidateAfterInactivity(Duration validateAfterInactivity) {
-		this.validateAfterInactivity = validateAfterInactivity;
-	}
-
-	public Duration getTimeToLive() {
-		return this.timeToLive;
-	}
-
-	public void setTimeToLive(Duration timeToLive) {
-		this.timeToLive = timeToLive;
-	}
-
-	public ConcurrencyPolicy getConcurrencyPolicy() {
-		return this.concurrencyPolicy;
-	}
-
-	public void setConcurrencyPolicy(ConcurrencyPolicy concurrencyPolicy) {
-		this.concurrencyPolicy = concurrencyPolicy;
-	}
-
-	public ReusePolicy getReusePolicy() {
-		return this.reusePolicy;
-	}
-
-	public void setReusePolicy(ReusePolicy reusePolicy) {
-		this.reusePolicy = reusePolicy;
-	}
-
-	public KeepAlive getKeepAlive() {
-		return this.keepAlive;
-	}
-
-	public Eviction getEviction() {
-		return this.eviction;
-	}
-
-	public Retry getRetry() {
-		return this.retry;
-	}
-
-	public Ssl getSsl() {
-		return this.ssl;
+	public Map<String, HttpPoolClientProperties> getClients() {
+		return this.clients;
 	}
 
 	@Override
@@ -185,200 +49,13 @@ public class HttpPoolProperties implements Validator {
 
 	@Override
 	public void validate(Object target, Errors errors) {
-		new HttpPoolPropertiesValidator((HttpPoolProperties) target, errors).validate();
-	}
-
-	/**
-	 * How long idle connections are kept for reuse.
-	 */
-	public static class KeepAlive {
-
-		/**
-		 * How long an idle connection is kept when the server sends no 'Keep-Alive:
-		 * timeout' header.
-		 */
-		private Duration defaultTimeout = Duration.ofSeconds(20);
-
-		/**
-		 * Upper bound of how long an idle connection is kept, whatever the server says;
-		 * keep it below the idle timeout of load balancers on the way.
-		 */
-		private Duration maxTimeout = Duration.ofSeconds(60);
-
-		/**
-		 * Time subtracted from the server's 'Keep-Alive: timeout' so that the client
-		 * stops reusing a connection before the server closes it.
-		 */
-		private Duration safetyMargin = Duration.ofSeconds(1);
-
-		public Duration getDefaultTimeout() {
-			return this.defaultTimeout;
+		HttpPoolProperties properties = (HttpPoolProperties) target;
+		new HttpPoolPropertiesValidator(properties, "http.pool.", errors).validate();
+		if (properties.getClients().containsKey(HttpPoolAutoConfiguration.DEFAULT_CLIENT)) {
+			errors.rejectValue("clients", "http.pool.clients.default",
+					"http.pool.clients must not define a client named 'default'; configure the default client"
+							+ " directly under http.pool or choose another name");
 		}
-
-		public void setDefaultTimeout(Duration defaultTimeout) {
-			this.defaultTimeout = defaultTimeout;
-		}
-
-		public Duration getMaxTimeout() {
-			return this.maxTimeout;
-		}
-
-		public void setMaxTimeout(Duration maxTimeout) {
-			this.maxTimeout = maxTimeout;
-		}
-
-		public Duration getSafetyMargin() {
-			return this.safetyMargin;
-		}
-
-		public void setSafetyMargin(Duration safetyMargin) {
-			this.safetyMargin = safetyMargin;
-		}
-
-	}
-
-	/**
-	 * Background closing of expired and idle connections.
-	 */
-	public static class Eviction {
-
-		/**
-		 * Whether a background task closes expired connections and connections idle
-		 * longer than 'idle-timeout'.
-		 */
-		private boolean enabled = true;
-
-		/**
-		 * How often the pool is checked for connections to close.
-		 */
-		private Duration interval = Duration.ofSeconds(5);
-
-		/**
-		 * Idle time after which a pooled connection is closed, even if its keep-alive has
-		 * not expired.
-		 */
-		private Duration idleTimeout = Duration.ofSeconds(30);
-
-		public boolean isEnabled() {
-			return this.enabled;
-		}
-
-		public void setEnabled(boolean enabled) {
-			this.enabled = enabled;
-		}
-
-		public Duration getInterval() {
-			return this.interval;
-		}
-
-		public void setInterval(Duration interval) {
-			this.interval = interval;
-		}
-
-		public Duration getIdleTimeout() {
-			return this.idleTimeout;
-		}
-
-		public void setIdleTimeout(Duration idleTimeout) {
-			this.idleTimeout = idleTimeout;
-		}
-
-	}
-
-	/**
-	 * Automatic retry of requests that failed on the connection before a response
-	 * arrived.
-	 */
-	public static class Retry {
-
-		/**
-		 * Maximum number of retries of a request whose connection failed before a
-		 * response arrived (a stale or reset connection); 0 disables retries.
-		 */
-		private int maxRetries = 1;
-
-		/**
-		 * Whether requests with non-idempotent methods (POST, PATCH) are retried too; a
-		 * server may then process them twice.
-		 */
-		private boolean nonIdempotent = false;
-
-		public int getMaxRetries() {
-			return this.maxRetries;
-		}
-
-		public void setMaxRetries(int maxRetries) {
-			this.maxRetries = maxRetries;
-		}
-
-		public boolean isNonIdempotent() {
-			return this.nonIdempotent;
-		}
-
-		public void setNonIdempotent(boolean nonIdempotent) {
-			this.nonIdempotent = nonIdempotent;
-		}
-
-	}
-
-	/**
-	 * TLS settings.
-	 */
-	public static class Ssl {
-
-		/**
-		 * Name of the SSL bundle (spring.ssl.bundle.*) that provides trust material and,
-		 * for mutual TLS, the client key. When not set, 'spring.http.clients.ssl.bundle'
-		 * applies, else the JVM's default trust store.
-		 */
-		private @Nullable String bundle;
-
-		public @Nullable String getBundle() {
-			return this.bundle;
-		}
-
-		public void setBundle(@Nullable String bundle) {
-			this.bundle = bundle;
-		}
-
-	}
-
-	/**
-	 * How the pool enforces its limits. OFFLOCK, experimental in HttpClient 5.6, is not
-	 * offered because it mishandles lease timeouts.
-	 */
-	public enum ConcurrencyPolicy {
-
-		/**
-		 * Enforce both the per-route and the total limit exactly (HttpClient's default).
-		 */
-		STRICT,
-
-		/**
-		 * Enforce only the per-route limit, with less lock contention; the total limit is
-		 * not enforced.
-		 */
-		LAX
-
-	}
-
-	/**
-	 * Which idle connection is reused first.
-	 */
-	public enum ReusePolicy {
-
-		/**
-		 * Reuse the most recently used connection, so that surplus connections stay idle
-		 * and get evicted.
-		 */
-		LIFO,
-
-		/**
-		 * Reuse the least recently used connection, spreading requests over all pooled
-		 * connections.
-		 */
-		FIFO
-
 	}
 
 }

@@ -38,7 +38,7 @@ import org.springframework.boot.ssl.SslBundle;
 import org.springframework.boot.ssl.SslOptions;
 
 /**
- * Maps {@link HttpPoolProperties} onto HttpClient's connection manager, client and
+ * Maps {@link HttpPoolClientProperties} onto HttpClient's connection manager, client and
  * configuration objects. Spring Boot's {@code spring.http.clients} settings fill in what
  * {@code http.pool} leaves unset.
  */
@@ -48,11 +48,11 @@ final class HttpPoolPropertiesMapper {
 
 	static final Duration DEFAULT_RESPONSE_TIMEOUT = Duration.ofSeconds(30);
 
-	private final HttpPoolProperties properties;
+	private final HttpPoolClientProperties properties;
 
 	private final HttpClientSettings fallback;
 
-	HttpPoolPropertiesMapper(HttpPoolProperties properties, HttpClientSettings fallback) {
+	HttpPoolPropertiesMapper(HttpPoolClientProperties properties, HttpClientSettings fallback) {
 		this.properties = properties;
 		this.fallback = fallback;
 	}
@@ -113,18 +113,18 @@ final class HttpPoolPropertiesMapper {
 	}
 
 	HttpPool.@Nullable Eviction eviction() {
-		HttpPoolProperties.Eviction eviction = this.properties.getEviction();
+		HttpPoolClientProperties.Eviction eviction = this.properties.getEviction();
 		return eviction.isEnabled() ? new HttpPool.Eviction(eviction.getInterval(), eviction.getIdleTimeout()) : null;
 	}
 
 	ServerAwareKeepAliveStrategy keepAliveStrategy() {
-		HttpPoolProperties.KeepAlive keepAlive = this.properties.getKeepAlive();
+		HttpPoolClientProperties.KeepAlive keepAlive = this.properties.getKeepAlive();
 		return new ServerAwareKeepAliveStrategy(keepAlive.getDefaultTimeout(), keepAlive.getMaxTimeout(),
 				keepAlive.getSafetyMargin());
 	}
 
 	ConnectionFailureRetryStrategy retryStrategy() {
-		HttpPoolProperties.Retry retry = this.properties.getRetry();
+		HttpPoolClientProperties.Retry retry = this.properties.getRetry();
 		return new ConnectionFailureRetryStrategy(retry.getMaxRetries(), retry.isNonIdempotent());
 	}
 

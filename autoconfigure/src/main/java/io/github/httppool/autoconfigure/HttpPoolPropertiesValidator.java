@@ -13,24 +13,31 @@ import org.springframework.validation.Errors;
  */
 final class HttpPoolPropertiesValidator {
 
-	private static final String PREFIX = "http.pool.";
+	private final HttpPoolClientProperties properties;
 
-	private final HttpPoolProperties properties;
+	private final String prefix;
 
 	private final Errors errors;
 
-	HttpPoolPropertiesValidator(HttpPoolProperties properties, Errors errors) {
+	/**
+	 * Create a validator.
+	 * @param properties the client settings to check
+	 * @param prefix the property prefix of the client, ending with a dot
+	 * @param errors where rejections go
+	 */
+	HttpPoolPropertiesValidator(HttpPoolClientProperties properties, String prefix, Errors errors) {
 		this.properties = properties;
+		this.prefix = prefix;
 		this.errors = errors;
 	}
 
 	void validate() {
-		HttpPoolProperties pool = this.properties;
+		HttpPoolClientProperties pool = this.properties;
 		atLeastOne("maxTotal", "max-total", pool.getMaxTotal());
 		atLeastOne("maxPerRoute", "max-per-route", pool.getMaxPerRoute());
 		if (pool.getMaxPerRoute() > pool.getMaxTotal() && pool.getMaxTotal() >= 1) {
-			reject("maxPerRoute", "max-per-route", "must not exceed http.pool.max-total (" + pool.getMaxTotal()
-					+ "); lower http.pool.max-per-route or raise http.pool.max-total");
+			reject("maxPerRoute", "max-per-route", "must not exceed " + this.prefix + "max-total (" + pool.getMaxTotal()
+					+ "); lower " + this.prefix + "max-per-route or raise " + this.prefix + "max-total");
 		}
 		positive("connectionRequestTimeout", "connection-request-timeout", pool.getConnectionRequestTimeout(),
 				"a caller would wait forever for a pooled connection");
@@ -49,7 +56,7 @@ final class HttpPoolPropertiesValidator {
 		}
 	}
 
-	private void validateKeepAlive(HttpPoolProperties.KeepAlive keepAlive) {
+	private void validateKeepAlive(HttpPoolClientProperties.KeepAlive keepAlive) {
 		positive("keepAlive.defaultTimeout", "keep-alive.default-timeout", keepAlive.getDefaultTimeout(),
 				"connections would never be reused");
 		positive("keepAlive.maxTimeout", "keep-alive.max-timeout", keepAlive.getMaxTimeout(),
@@ -58,24 +65,24 @@ final class HttpPoolPropertiesValidator {
 		if (isPositive(keepAlive.getDefaultTimeout()) && isPositive(keepAlive.getMaxTimeout())
 				&& keepAlive.getMaxTimeout().compareTo(keepAlive.getDefaultTimeout()) < 0) {
 			reject("keepAlive.maxTimeout", "keep-alive.max-timeout",
-					"must not be below http.pool.keep-alive.default-timeout (" + keepAlive.getDefaultTimeout()
-							+ "); raise http.pool.keep-alive.max-timeout or lower the default");
+					"must not be below " + this.prefix + "keep-alive.default-timeout (" + keepAlive.getDefaultTimeout()
+							+ "); raise " + this.prefix + "keep-alive.max-timeout or lower the default");
 		}
 	}
 
-	private void validateEviction(HttpPoolProperties.Eviction eviction) {
+	private void validateEviction(HttpPoolClientProperties.Eviction eviction) {
 		if (!eviction.isEnabled()) {
 			return;
 		}
 		positive("eviction.interval", "eviction.interval", eviction.getInterval(),
-				"or set http.pool.eviction.enabled=false to turn eviction off");
+				"or set " + this.prefix + "eviction.enabled=false to turn eviction off");
 		positive("eviction.idleTimeout", "eviction.idle-timeout", eviction.getIdleTimeout(),
-				"or set http.pool.eviction.enabled=false to turn eviction off");
+				"or set " + this.prefix + "eviction.enabled=false to turn eviction off");
 	}
 
 	private void atLeastOne(String field, String property, int value) {
 		if (value < 1) {
-			reject(field, property, "must be at least 1; set " + PREFIX + property + " to a positive number");
+			reject(field, property, "must be at least 1; set " + this.prefix + property + " to a positive number");
 		}
 	}
 
@@ -87,14 +94,14 @@ final class HttpPoolPropertiesValidator {
 
 	private void positive(String field, String property, @Nullable Duration value, String consequence) {
 		if (!isPositive(value)) {
-			reject(field, property, "must be a positive duration such as 5s (" + consequence + "); set " + PREFIX
+			reject(field, property, "must be a positive duration such as 5s (" + consequence + "); set " + this.prefix
 					+ property + " to a positive value");
 		}
 	}
 
 	private void notNegative(String field, String property, @Nullable Duration value) {
 		if (value == null || value.isNegative()) {
-			reject(field, property, "must be zero or a positive duration such as 2s; set " + PREFIX + property);
+			reject(field, property, "must be zero or a positive duration such as 2s; set " + this.prefix + property);
 		}
 	}
 
@@ -103,7 +110,7 @@ final class HttpPoolPropertiesValidator {
 	}
 
 	private void reject(String field, String property, String message) {
-		this.errors.rejectValue(field, "http.pool." + property, PREFIX + property + " " + message);
+		this.errors.rejectValue(field, this.prefix + property, this.prefix + property + " " + message);
 	}
 
 }

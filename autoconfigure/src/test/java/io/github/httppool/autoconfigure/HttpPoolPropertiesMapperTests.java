@@ -79,8 +79,8 @@ class HttpPoolPropertiesMapperTests {
 
 	@Test
 	void mapsPoliciesOntoHttpClientsEnums() {
-		this.properties.setConcurrencyPolicy(HttpPoolProperties.ConcurrencyPolicy.LAX);
-		this.properties.setReusePolicy(HttpPoolProperties.ReusePolicy.FIFO);
+		this.properties.setConcurrencyPolicy(HttpPoolClientProperties.ConcurrencyPolicy.LAX);
+		this.properties.setReusePolicy(HttpPoolClientProperties.ReusePolicy.FIFO);
 		HttpPoolPropertiesMapper mapper = new HttpPoolPropertiesMapper(this.properties, HttpClientSettings.defaults());
 		assertThat(mapper.concurrencyPolicy()).isEqualTo(PoolConcurrencyPolicy.LAX);
 		assertThat(mapper.reusePolicy()).isEqualTo(PoolReusePolicy.FIFO);

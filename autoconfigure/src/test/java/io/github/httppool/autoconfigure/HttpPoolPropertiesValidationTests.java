@@ -1,14 +1,12 @@
 package io.github.httppool.autoconfigure;
 
+import io.github.httppool.testsupport.FailureReports;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 import org.springframework.boot.convert.DurationStyle;
-import org.springframework.boot.diagnostics.FailureAnalysis;
-import org.springframework.boot.diagnostics.FailureAnalyzer;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
-import org.springframework.core.io.support.SpringFactoriesLoader;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -43,7 +41,7 @@ class HttpPoolPropertiesValidationTests {
 	void invalidValueFailsStartupNamingPropertyValueAndFix(String property, String value, String expected) {
 		this.contextRunner.withPropertyValues("http.pool." + property + "=" + value).run((context) -> {
 			assertThat(context).hasFailed();
-			String report = analyze(context.getStartupFailure());
+			String report = FailureReports.analyze(context.getStartupFailure());
 			assertThat(report).contains("http.pool." + property)
 				.contains("Value: \"" + boundValue(value) + "\"")
 				.contains(expected)
@@ -55,7 +53,7 @@ class HttpPoolPropertiesValidationTests {
 	void unknownConcurrencyPolicyListsTheValidOnes() {
 		this.contextRunner.withPropertyValues("http.pool.concurrency-policy=offlock").run((context) -> {
 			assertThat(context).hasFailed();
-			assertThat(analyze(context.getStartupFailure())).contains("http.pool.concurrency-policy")
+			assertThat(FailureReports.analyze(context.getStartupFailure())).contains("http.pool.concurrency-policy")
 				.contains("offlock")
 				.contains("STRICT")
 				.contains("LAX");
@@ -66,7 +64,7 @@ class HttpPoolPropertiesValidationTests {
 	void unknownSslBundleNamesThePropertyAndTheFix() {
 		this.contextRunner.withPropertyValues("http.pool.ssl.bundle=missing").run((context) -> {
 			assertThat(context).hasFailed();
-			assertThat(analyze(context.getStartupFailure())).contains("Property: http.pool.ssl.bundle")
+			assertThat(FailureReports.analyze(context.getStartupFailure())).contains("Property: http.pool.ssl.bundle")
 				.contains("Value: \"missing\"")
 				.contains("there is no such SSL bundle")
 				.contains("Define spring.ssl.bundle.pem.missing.* or spring.ssl.bundle.jks.missing.*");
@@ -82,27 +80,6 @@ class HttpPoolPropertiesValidationTests {
 	private static String boundValue(String value) {
 		return Character.isLetter(value.charAt(value.length() - 1))
 				? DurationStyle.detectAndParse(value).toString() : value;
-	}
-
-	static String analyze(Throwable failure) {
-		for (FailureAnalyzer analyzer : SpringFactoriesLoader.forDefaultResourceLocation()
-			.load(FailureAnalyzer.class, SpringFactoriesLoader.ArgumentResolver.none(),
-					SpringFactoriesLoader.FailureHandler.handleMessage((message, ex) -> {
-					}))) {
-			FailureAnalysis analysis = analyzer.analyze(failure);
-			if (analysis != null) {
-				return analysis.getDescription() + "\n" + analysis.getAction();
-			}
-		}
-		return allMessages(failure);
-	}
-
-	static String allMessages(Throwable failure) {
-		StringBuilder messages = new StringBuilder();
-		for (Throwable current = failure; current != null; current = current.getCause()) {
-			messages.append(current.getMessage()).append('\n');
-		}
-		return messages.toString();
 	}
 
 }

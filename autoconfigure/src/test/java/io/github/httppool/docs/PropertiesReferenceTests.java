@@ -73,6 +73,9 @@ class PropertiesReferenceTests {
 		page.append("(the same text your IDE shows). Do not edit by hand: run\n");
 		page.append("`mvn -pl autoconfigure -am test -Dtest=PropertiesReferenceTests ");
 		page.append("-Dsurefire.failIfNoSpecifiedTests=false -Dhttppool.docs.update=true`.\n\n");
+		page.append("Every key of the default client (all but `http.pool.enabled` and `http.pool.clients`) can also be ");
+		page.append("set per named client as `http.pool.clients.<name>.<key>`; a named client inherits every key it ");
+		page.append("does not set from `http.pool`.\n\n");
 		page.append("| Key | Type | Default | Description |\n");
 		page.append("|---|---|---|---|\n");
 		for (JsonNode property : properties) {
@@ -98,8 +101,8 @@ class PropertiesReferenceTests {
 	}
 
 	private static String simpleType(String type) {
-		String simple = type.substring(type.lastIndexOf('.') + 1).replace('$', '.');
-		return simple.startsWith("HttpPoolProperties.") ? "enum" : simple;
+		String simple = type.replaceAll("([a-z_][a-z0-9_]*\\.)+", "").replace('$', '.').replace(",", ", ");
+		return simple.startsWith("HttpPoolClientProperties.") ? "enum" : "`" + simple + "`";
 	}
 
 	private static String escape(String text) {

@@ -1,0 +1,127 @@
+package io.github.httppool.autoconfigure;
+
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+import io.github.httppool.pool.HttpPool;
+import io.github.httppool.pool.HttpPools;
+import io.github.httppool.pool.PooledClientHttpRequestFactoryBuilder;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.http.client.ClientHttpRequestFactoryBuilder;
+import org.springframework.boot.restclient.RestClientCustomizer;
+import org.springframework.boot.restclient.RestTemplateBuilder;
+import org.springframework.boot.restclient.RestTemplateCustomizer;
+import org.springframework.web.client.RestClient;
+import org.springframework.web.client.RestTemplate;
+
+/**
+ * Hands out Spring HTTP clients on the pool of a named client: the default client
+ * ({@value HttpPoolAutoConfiguration#DEFAULT_CLIENT}) or any client configured under
+ * {@code http.pool.clients.<name>}. Clients come with Spring Boot's customizations
+ * (message converters, observations), the client's base URL and default headers.
+ *
+ * @since 0.1.0
+ */
+public final class PooledRestClients {
+
+	private final HttpPoolClients clients;
+
+	private final HttpPools pools;
+
+	private final ClientPoolFactory factory;
+
+	private final ObjectProvider<RestClient.Builder> restClientBuilder;
+
+	private final ObjectProvider<RestClientCustomizer> restClientCustomizers;
+
+	private final ObjectProvider<RestTemplateBuilder> restTemplateBuilder;
+
+	private final ObjectProvider<RestTemplateCustomizer> restTemplateCustomizers;
+
+	private final Map<String, PooledClientHttpRequestFactoryBuilder> requestFactoryBuilders = new ConcurrentHashMap<>();
+
+	PooledRestClients(HttpPoolClients clients, HttpPools pools, ClientPoolFactory factory,
+			ObjectProvider<RestClient.Builder> restClientBuilder,
+			ObjectProvider<RestClientCustomizer> restClientCustomizers,
+			ObjectProvider<RestTemplateBuilder> restTemplateBuilder,
+			ObjectProvider<RestTemplateCustomizer> restTemplateCustomizers) {
+		this.clients = clients;
+		this.pools = pools;
+		this.factory = factory;
+		this.restClientBuilder = restClientBuilder;
+		this.restClientCustomizers = restClientCustomizers;
+		this.restTemplateBuilder = restTemplateBuilder;
+		this.restTemplateCustomizers = restTemplateCustomizers;
+	}
+
+	/**
+	 * Return the request factory builder whose factories use the client's pool.
+	 * @param client the client name
+	 * @return the request factory builder
+	 */
+	public ClientHttpRequestFactoryBuilder<?> requestFactoryBuilder(String client) {
+		return this.requestFactoryBuilders.computeIfAbsent(client, (name) -> {
+			HttpPool pool = this.pools.get(name);
+			if (pool == null) {
+				throw new IllegalArgumentException("No HTTP pool named '" + name + "'; configured clients: "
+						+ this.clients.names());
+			}
+			return this.factory.requestFactoryBuilder(pool, this.clients.get(name), this.pools);
+		});
+	}
+
+	/**
+	 * Return a new {@link RestClient.Builder} on the client's pool, with Spring Boot's
+	 * customizations, the client's base URL and default headers.
+	 * @param client the client name
+	 * @return a new builder
+	 */
+	public RestClient.Builder restClientBuilder(String client) {
+		HttpPoolClientProperties properties = this.clients.get(client);
+		RestClient.Builder builder = this.restClientBuilder.getIfAvailable(() -> {
+			RestClient.Builder standalone = RestClient.builder();
+			this.restClientCustomizers.orderedStream().forEach((customizer) -> customizer.customize(standalone));
+			return standalone;
+		});
+		builder.requestFactory(requestFactoryBuilder(client).build(this.factory.baseline()));
+		if (properties.getBaseUrl() != null) {
+			builder.baseUrl(properties.getBaseUrl());
+		}
+		if (!properties.getDefaultHeaders().isEmpty()) {
+			builder.defaultHeaders((headers) -> properties.getDefaultHeaders().forEach(headers::addAll));
+		}
+		return builder;
+	}
+
+	/**
+	 * Return a new {@link RestClient} on the client's pool.
+	 * @param client the client name
+	 * @return a new client
+	 */
+	public RestClient restClient(String client) {
+		return restClientBuilder(client).build();
+	}
+
+	/**
+	 * Return a new {@link RestTemplate} on the client's pool, with Spring Boot's
+	 * customizations, the client's base URL (as root URI) and default headers.
+	 * @param client the client name
+	 * @return a new template
+	 */
+	public RestTemplate restTemplate(String client) {
+		HttpPoolClientProperties properties = this.clients.get(client);
+		RestTemplateBuilder builder = this.restTemplateBuilder.getIfAvailable(
+				() -> new RestTemplateBuilder().customizers(this.restTemplateCustomizers.orderedStream().toList()));
+		builder = builder.requestFactoryBuilder(requestFactoryBuilder(client)).clientSettings(this.factory.baseline());
+		if (properties.getBaseUrl() != null) {
+			builder = builder.rootUri(properties.getBaseUrl());
+		}
+		for (Map.Entry<String, List<String>> header : properties.getDefaultHeaders().entrySet()) {
+			builder = builder.defaultHeader(header.getKey(), header.getValue().toArray(String[]::new));
+		}
+		return builder.build();
+	}
+
+}
