@@ -1,0 +1,97 @@
+package io.github.httppool.sample;
+
+import java.io.IOException;
+import java.net.URI;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
+import org.apache.hc.client5.http.impl.classic.HttpClients;
+import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
+import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuilder;
+import org.apache.hc.core5.pool.PoolStats;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.http.ResponseEntity;
+import org.springframework.http.client.HttpComponentsClientHttpRequestFactory;
+import org.springframework.http.client.JdkClientHttpRequestFactory;
+import org.springframework.web.client.RestClient;
+import org.springframework.web.client.RestTemplate;
+
+/**
+ * Chooses the HTTP client of the gateway from {@code sample.client}.
+ */
+@Configuration(proxyBeanMethods = false)
+class GatewayClientConfiguration {
+
+	private static final Log logger = LogFactory.getLog(GatewayClientConfiguration.class);
+
+	@Bean
+	UpstreamForwarder upstreamForwarder(SampleProperties properties, ObjectProvider<RestClient> restClients,
+			ObjectProvider<RestClient.Builder> restClientBuilders) {
+		UpstreamForwarder forwarder = switch (properties.client()) {
+			case NEW_REST_TEMPLATE -> UpstreamForwarder.of(new RestTemplate(),
+					"new-rest-template: one new RestTemplate() (HttpURLConnection, JDK keep-alive cache)");
+			case POOLED -> pooled(restClients, restClientBuilders);
+			case BOOT_DEFAULT -> UpstreamForwarder.of(restClientBuilders.getObject().build(),
+					"boot-default: RestClient from Spring Boot's RestClient.Builder");
+			case JDK -> UpstreamForwarder.of(
+					RestClient.builder().requestFactory(new JdkClientHttpRequestFactory()).build(),
+					"jdk: RestClient over java.net.http.HttpClient (JdkClientHttpRequestFactory)");
+			case HAND_TUNED -> handTuned();
+		};
+		logger.info("Gateway forwards with " + forwarder.describe());
+		return forwarder;
+	}
+
+	private static UpstreamForwarder handTuned() {
+		// What blog posts (and field report 000's fix) write: a pool, a client, a request factory; nothing else.
+		PoolingHttpClientConnectionManager connectionManager = PoolingHttpClientConnectionManagerBuilder.create()
+			.setMaxConnTotal(400)
+			.setMaxConnPerRoute(200)
+			.useSystemProperties()
+			.build();
+		CloseableHttpClient httpClient = HttpClients.custom()
+			.setConnectionManager(connectionManager)
+			.useSystemProperties()
+			.build();
+		UpstreamForwarder forwarder = UpstreamForwarder.of(
+				new RestTemplate(new HttpComponentsClientHttpRequestFactory(httpClient)),
+				"hand-tuned: RestTemplate over a hand-built PoolingHttpClientConnectionManager (400/200)");
+		return new UpstreamForwarder() {
+
+			@Override
+			public ResponseEntity<byte[]> forward(URI target) {
+				return forwarder.forward(target);
+			}
+
+			@Override
+			public String describe() {
+				PoolStats stats = connectionManager.getTotalStats();
+				return forwarder.describe() + "; its pool: leased " + stats.getLeased() + ", available "
+						+ stats.getAvailable() + ", pending " + stats.getPending();
+			}
+
+			@Override
+			public void close() throws IOException {
+				httpClient.close();
+			}
+
+		};
+	}
+
+	private static UpstreamForwarder pooled(ObjectProvider<RestClient> restClients,
+			ObjectProvider<RestClient.Builder> restClientBuilders) {
+		RestClient restClient = restClients.getIfUnique();
+		if (restClient != null) {
+			return UpstreamForwarder.of(restClient, "pooled: the injected RestClient bean (http-pool starter)");
+		}
+		// Only until the starter provides its RestClient bean: Boot's builder (which the starter also pools).
+		logger.warn("No unique RestClient bean in the context; falling back to Spring Boot's RestClient.Builder");
+		return UpstreamForwarder.of(restClientBuilders.getObject().build(),
+				"pooled: RestClient from Spring Boot's RestClient.Builder (no RestClient bean found)");
+	}
+
+}

@@ -1,0 +1,71 @@
+package io.github.httppool.sample;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Finds TCP sockets in {@code TIME_WAIT} to or from a port by reading {@code /proc/net/tcp} and
+ * {@code /proc/net/tcp6} (Linux only; state {@code 06} is {@code TIME_WAIT}). Every side that closed a
+ * connection first keeps such a socket for about a minute; thousands of them are what field report 000 saw.
+ */
+public final class TimeWaitSockets {
+
+	private static final List<Path> TABLES = List.of(Path.of("/proc/net/tcp"), Path.of("/proc/net/tcp6"));
+
+	private static final String TIME_WAIT = "06";
+
+	private TimeWaitSockets() {
+	}
+
+	/**
+	 * The {@code TIME_WAIT} sockets whose local or remote port is {@code port}, each as
+	 * {@code "localAddress:port->remoteAddress:port"} in the kernel's hex notation, or empty when the
+	 * platform has no {@code /proc/net/tcp}.
+	 * @param port the port (for example the upstream's)
+	 * @return the sockets, or empty when they cannot be counted here
+	 */
+	public static Optional<Set<String>> involvingPort(int port) {
+		if (!Files.isReadable(TABLES.get(0))) {
+			return Optional.empty();
+		}
+		Set<String> sockets = new HashSet<>();
+		for (Path table : TABLES) {
+			if (!Files.isReadable(table)) {
+				continue;
+			}
+			List<String> lines;
+			try {
+				lines = Files.readAllLines(table);
+			}
+			catch (IOException ex) {
+				return Optional.empty();
+			}
+			for (int i = 1; i < lines.size(); i++) {
+				String[] fields = lines.get(i).trim().split("\\s+");
+				if (fields.length < 4 || !TIME_WAIT.equals(fields[3])) {
+					continue;
+				}
+				if (port(fields[1]) == port || port(fields[2]) == port) {
+					sockets.add(fields[1] + "->" + fields[2]);
+				}
+			}
+		}
+		return Optional.of(sockets);
+	}
+
+	private static int port(String address) {
+		int colon = address.lastIndexOf(':');
+		try {
+			return Integer.parseInt(address.substring(colon + 1), 16);
+		}
+		catch (NumberFormatException | IndexOutOfBoundsException ex) {
+			return -1;
+		}
+	}
+
+}
