@@ -24,6 +24,12 @@ openssl req -newkey rsa:2048 -nodes -sha256 -subj "/CN=http-pool-test-client" -k
 openssl x509 -req -in "$TMP/client.csr" -CA ca.crt -CAkey ca.key -CAserial "$TMP/ca.srl" \
   -sha256 -days $DAYS -extfile "$TMP/client.ext" -out client.crt
 
+# A second trusted client certificate, for certificate-rotation tests
+openssl req -newkey rsa:2048 -nodes -sha256 -subj "/CN=http-pool-test-client-rotated" -keyout client-rotated.key \
+  -out "$TMP/client-rotated.csr"
+openssl x509 -req -in "$TMP/client-rotated.csr" -CA ca.crt -CAkey ca.key -CAserial "$TMP/ca.srl" \
+  -sha256 -days $DAYS -extfile "$TMP/client.ext" -out client-rotated.crt
+
 # A second, UNTRUSTED CA and a client certificate signed by it (for failure tests); its key is not kept
 openssl req -x509 -newkey rsa:2048 -nodes -sha256 -days $DAYS \
   -subj "/CN=http-pool-untrusted-ca" \

@@ -1,10 +1,18 @@
 package io.github.httppool.autoconfigure;
 
+import java.util.IdentityHashMap;
+import java.util.Map;
+
+import io.github.httppool.pool.ConnectionRetirement;
 import io.github.httppool.pool.HttpPool;
 import io.github.httppool.pool.HttpPools;
 import io.github.httppool.pool.PooledClientHttpRequestFactoryBuilder;
+import io.github.httppool.pool.ReloadableTlsSocketStrategy;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
+import org.apache.hc.core5.util.TimeValue;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.http.client.HttpClientSettings;
@@ -21,7 +29,11 @@ final class ClientPoolFactory {
 
 	private final HttpClientSettings baseline;
 
+	private static final Log logger = LogFactory.getLog(ClientPoolFactory.class);
+
 	private final @Nullable SslBundles sslBundles;
+
+	private final Map<PoolingHttpClientConnectionManager, ConnectionRetirement> retirements = new IdentityHashMap<>();
 
 	ClientPoolFactory(HttpClientSettings baseline, @Nullable SslBundles sslBundles) {
 		this.baseline = baseline;
@@ -37,7 +49,53 @@ final class ClientPoolFactory {
 	}
 
 	PoolingHttpClientConnectionManager connectionManager(String name, HttpPoolClientProperties client) {
-		return mapper(client).connectionManager(sslBundle(name, client), this.baseline.inetAddressFilter());
+		ConnectionRetirement retirement = new ConnectionRetirement();
+		SslBundle sslBundle = sslBundle(name, client);
+		ReloadableTlsSocketStrategy tls = null;
+		if (sslBundle != null) {
+			tls = new ReloadableTlsSocketStrategy(HttpPoolPropertiesMapper.tlsSocketStrategy(sslBundle));
+		}
+		PoolingHttpClientConnectionManager manager = mapper(client).connectionManager(tls,
+				this.baseline.inetAddressFilter(), retirement);
+		synchronized (this.retirements) {
+			this.retirements.put(manager, retirement);
+		}
+		if (tls != null) {
+			reloadOnUpdate(name, sslBundle, tls, retirement, manager);
+		}
+		return manager;
+	}
+
+	/**
+	 * When Spring Boot reloads the client's SSL bundle, open new connections with the new
+	 * material and retire the existing ones; calls in flight finish on their connection.
+	 */
+	private void reloadOnUpdate(String name, SslBundle sslBundle, ReloadableTlsSocketStrategy tls,
+			ConnectionRetirement retirement, PoolingHttpClientConnectionManager manager) {
+		String bundleName = bundleName(sslBundle);
+		if (bundleName == null || this.sslBundles == null) {
+			return;
+		}
+		this.sslBundles.addBundleUpdateHandler(bundleName, (updated) -> {
+			tls.reload(HttpPoolPropertiesMapper.tlsSocketStrategy(updated));
+			retirement.retireNow();
+			if (!manager.isClosed()) {
+				manager.closeIdle(TimeValue.ZERO_MILLISECONDS);
+			}
+			logger.info("SSL bundle '" + bundleName + "' was reloaded: HTTP pool '" + name
+					+ "' opens new connections with the new material and retires the old ones");
+		});
+	}
+
+	private @Nullable String bundleName(SslBundle sslBundle) {
+		if (this.sslBundles != null) {
+			for (String candidate : this.sslBundles.getBundleNames()) {
+				if (this.sslBundles.getBundle(candidate) == sslBundle) {
+					return candidate;
+				}
+			}
+		}
+		return null;
 	}
 
 	CloseableHttpClient httpClient(HttpPoolClientProperties client, PoolingHttpClientConnectionManager manager) {
@@ -45,8 +103,21 @@ final class ClientPoolFactory {
 	}
 
 	HttpPool pool(String name, HttpPoolClientProperties client) {
-		PoolingHttpClientConnectionManager manager = connectionManager(name, client);
-		return new HttpPool(name, manager, httpClient(client, manager), mapper(client).eviction());
+		return pool(name, client, connectionManager(name, client), null);
+	}
+
+	/**
+	 * Assemble a pool from a connection manager (created here or by the user) and the
+	 * client built on it.
+	 */
+	HttpPool pool(String name, HttpPoolClientProperties client, PoolingHttpClientConnectionManager manager,
+			@Nullable CloseableHttpClient httpClient) {
+		ConnectionRetirement retirement;
+		synchronized (this.retirements) {
+			retirement = this.retirements.get(manager);
+		}
+		return new HttpPool(name, manager, (httpClient != null) ? httpClient : httpClient(client, manager),
+				mapper(client).eviction(), retirement);
 	}
 
 	PooledClientHttpRequestFactoryBuilder requestFactoryBuilder(HttpPool pool, HttpPoolClientProperties client,

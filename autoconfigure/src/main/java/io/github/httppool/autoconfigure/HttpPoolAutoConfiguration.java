@@ -1,7 +1,6 @@
 package io.github.httppool.autoconfigure;
 
 import io.github.httppool.pool.ConnectionEvictor;
-import io.github.httppool.pool.HttpPool;
 import io.github.httppool.pool.HttpPools;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
@@ -87,8 +86,8 @@ public final class HttpPoolAutoConfiguration {
 			CloseableHttpClient httpPoolHttpClient) {
 		HttpPools pools = new HttpPools();
 		HttpPoolClientProperties defaultClient = httpPoolClients.get(DEFAULT_CLIENT);
-		pools.register(new HttpPool(DEFAULT_CLIENT, httpPoolConnectionManager, httpPoolHttpClient,
-				this.factory.mapper(defaultClient).eviction()));
+		pools.register(this.factory.pool(DEFAULT_CLIENT, defaultClient, httpPoolConnectionManager,
+				httpPoolHttpClient));
 		for (String name : httpPoolClients.names()) {
 			if (!DEFAULT_CLIENT.equals(name)) {
 				pools.register(this.factory.pool(name, httpPoolClients.get(name)));

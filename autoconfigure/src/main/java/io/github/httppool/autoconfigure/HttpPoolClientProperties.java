@@ -69,6 +69,80 @@ public class HttpPoolClientProperties {
 	private Duration timeToLive = Duration.ofMinutes(10);
 
 	/**
+	 * Settings for one upstream inside a client's pool.
+	 */
+	public static class Route {
+
+		/**
+		 * Maximum number of connections to this upstream; when not set, 'max-per-route'
+		 * applies.
+		 */
+		private @Nullable Integer maxConnections;
+
+		/**
+		 * Maximum time to establish a connection to this upstream, TLS handshake
+		 * included.
+		 */
+		private @Nullable Duration connectTimeout;
+
+		/**
+		 * Maximum time to wait for response data from this upstream.
+		 */
+		private @Nullable Duration responseTimeout;
+
+		/**
+		 * Maximum lifetime of a connection to this upstream.
+		 */
+		private @Nullable Duration timeToLive;
+
+		/**
+		 * Upper bound of how long an idle connection to this upstream is kept.
+		 */
+		private @Nullable Duration keepAliveMaxTimeout;
+
+		public @Nullable Integer getMaxConnections() {
+			return this.maxConnections;
+		}
+
+		public void setMaxConnections(@Nullable Integer maxConnections) {
+			this.maxConnections = maxConnections;
+		}
+
+		public @Nullable Duration getConnectTimeout() {
+			return this.connectTimeout;
+		}
+
+		public void setConnectTimeout(@Nullable Duration connectTimeout) {
+			this.connectTimeout = connectTimeout;
+		}
+
+		public @Nullable Duration getResponseTimeout() {
+			return this.responseTimeout;
+		}
+
+		public void setResponseTimeout(@Nullable Duration responseTimeout) {
+			this.responseTimeout = responseTimeout;
+		}
+
+		public @Nullable Duration getTimeToLive() {
+			return this.timeToLive;
+		}
+
+		public void setTimeToLive(@Nullable Duration timeToLive) {
+			this.timeToLive = timeToLive;
+		}
+
+		public @Nullable Duration getKeepAliveMaxTimeout() {
+			return this.keepAliveMaxTimeout;
+		}
+
+		public void setKeepAliveMaxTimeout(@Nullable Duration keepAliveMaxTimeout) {
+			this.keepAliveMaxTimeout = keepAliveMaxTimeout;
+		}
+
+	}
+
+	/**
 	 * How the pool enforces its limits.
 	 */
 	private ConcurrencyPolicy concurrencyPolicy = ConcurrencyPolicy.STRICT;
@@ -85,6 +159,13 @@ public class HttpPoolClientProperties {
 	private final Retry retry = new Retry();
 
 	private final Ssl ssl = new Ssl();
+
+	/**
+	 * Settings for individual upstreams, keyed by URL ('https://host', 'http://host:8080')
+	 * or by host name (http on port 80 and https on port 443); unset values come from the
+	 * client.
+	 */
+	private final Map<String, Route> routes = new LinkedHashMap<>();
 
 	public int getMaxTotal() {
 		return this.maxTotal;
@@ -184,6 +265,10 @@ public class HttpPoolClientProperties {
 
 	public Ssl getSsl() {
 		return this.ssl;
+	}
+
+	public Map<String, Route> getRoutes() {
+		return this.routes;
 	}
 
 	/**

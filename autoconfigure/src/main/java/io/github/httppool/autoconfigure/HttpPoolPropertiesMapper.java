@@ -1,12 +1,19 @@
 package io.github.httppool.autoconfigure;
 
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
+import io.github.httppool.keepalive.RouteKeepAliveStrategy;
 import io.github.httppool.keepalive.ServerAwareKeepAliveStrategy;
+import io.github.httppool.pool.ConnectionRetirement;
 import io.github.httppool.pool.FilteringDnsResolver;
 import io.github.httppool.pool.HttpPool;
+import io.github.httppool.pool.RouteConnectionConfigResolver;
+import io.github.httppool.pool.RouteKey;
 import io.github.httppool.retry.ConnectionFailureRetryStrategy;
+import org.apache.hc.client5.http.ConnectionKeepAliveStrategy;
 import org.apache.hc.client5.http.DnsResolver;
 import org.apache.hc.client5.http.SystemDefaultDnsResolver;
 import org.apache.hc.client5.http.config.ConnectionConfig;
@@ -86,8 +93,7 @@ final class HttpPoolPropertiesMapper {
 
 	RequestConfig requestConfig() {
 		RequestConfig.Builder builder = RequestConfig.custom()
-			.setConnectionRequestTimeout(timeout(this.properties.getConnectionRequestTimeout()))
-			.setResponseTimeout(timeout(responseTimeout()));
+			.setConnectionRequestTimeout(timeout(this.properties.getConnectionRequestTimeout()));
 		if (this.fallback.redirects() == HttpRedirects.DONT_FOLLOW) {
 			builder.setRedirectsEnabled(false);
 		}
@@ -117,10 +123,20 @@ final class HttpPoolPropertiesMapper {
 		return eviction.isEnabled() ? new HttpPool.Eviction(eviction.getInterval(), eviction.getIdleTimeout()) : null;
 	}
 
-	ServerAwareKeepAliveStrategy keepAliveStrategy() {
+	ConnectionKeepAliveStrategy keepAliveStrategy() {
 		HttpPoolClientProperties.KeepAlive keepAlive = this.properties.getKeepAlive();
-		return new ServerAwareKeepAliveStrategy(keepAlive.getDefaultTimeout(), keepAlive.getMaxTimeout(),
-				keepAlive.getSafetyMargin());
+		ServerAwareKeepAliveStrategy defaults = new ServerAwareKeepAliveStrategy(keepAlive.getDefaultTimeout(),
+				keepAlive.getMaxTimeout(), keepAlive.getSafetyMargin());
+		Map<RouteKey, ConnectionKeepAliveStrategy> overrides = new LinkedHashMap<>();
+		routes().forEach((key, route) -> {
+			Duration max = route.getKeepAliveMaxTimeout();
+			if (max != null) {
+				Duration defaultTimeout = (max.compareTo(keepAlive.getDefaultTimeout()) < 0) ? max
+						: keepAlive.getDefaultTimeout();
+				overrides.put(key, new ServerAwareKeepAliveStrategy(defaultTimeout, max, keepAlive.getSafetyMargin()));
+			}
+		});
+		return overrides.isEmpty() ? defaults : new RouteKeepAliveStrategy(defaults, overrides);
 	}
 
 	ConnectionFailureRetryStrategy retryStrategy() {
@@ -137,6 +153,19 @@ final class HttpPoolPropertiesMapper {
 	 */
 	PoolingHttpClientConnectionManager connectionManager(@Nullable SslBundle sslBundle,
 			@Nullable InetAddressFilter addressFilter) {
+		return connectionManager((sslBundle != null) ? tlsSocketStrategy(sslBundle) : null, addressFilter,
+				new ConnectionRetirement());
+	}
+
+	/**
+	 * Create a connection manager.
+	 * @param tlsSocketStrategy the TLS strategy, or {@code null} for the JVM's defaults
+	 * @param addressFilter the filter resolved addresses must match, or {@code null}
+	 * @param retirement the marker that retires the pool's connections
+	 * @return a new connection manager
+	 */
+	PoolingHttpClientConnectionManager connectionManager(@Nullable TlsSocketStrategy tlsSocketStrategy,
+			@Nullable InetAddressFilter addressFilter, ConnectionRetirement retirement) {
 		PoolingHttpClientConnectionManagerBuilder builder = PoolingHttpClientConnectionManagerBuilder.create()
 			.useSystemProperties()
 			.setMaxConnTotal(this.properties.getMaxTotal())
@@ -144,13 +173,44 @@ final class HttpPoolPropertiesMapper {
 			.setPoolConcurrencyPolicy(concurrencyPolicy())
 			.setConnPoolPolicy(reusePolicy())
 			.setDefaultSocketConfig(socketConfig())
-			.setDefaultConnectionConfig(connectionConfig())
+			.setConnectionConfigResolver(
+					new RouteConnectionConfigResolver(connectionConfig(), routeConnectionConfigs(), retirement))
 			.setDefaultTlsConfig(tlsConfig())
 			.setDnsResolver(dnsResolver(addressFilter));
-		if (sslBundle != null) {
-			builder.setTlsSocketStrategy(tlsSocketStrategy(sslBundle));
+		if (tlsSocketStrategy != null) {
+			builder.setTlsSocketStrategy(tlsSocketStrategy);
 		}
-		return builder.build();
+		PoolingHttpClientConnectionManager manager = builder.build();
+		routes().forEach((key, route) -> {
+			if (route.getMaxConnections() != null) {
+				key.directRoutes().forEach((direct) -> manager.setMaxPerRoute(direct, route.getMaxConnections()));
+			}
+		});
+		return manager;
+	}
+
+	Map<RouteKey, HttpPoolClientProperties.Route> routes() {
+		Map<RouteKey, HttpPoolClientProperties.Route> routes = new LinkedHashMap<>();
+		this.properties.getRoutes().forEach((key, route) -> routes.put(RouteKey.parse(key), route));
+		return routes;
+	}
+
+	Map<RouteKey, ConnectionConfig> routeConnectionConfigs() {
+		Map<RouteKey, ConnectionConfig> configs = new LinkedHashMap<>();
+		routes().forEach((key, route) -> {
+			ConnectionConfig.Builder builder = ConnectionConfig.copy(connectionConfig());
+			if (route.getConnectTimeout() != null) {
+				builder.setConnectTimeout(timeout(route.getConnectTimeout()));
+			}
+			if (route.getResponseTimeout() != null) {
+				builder.setSocketTimeout(timeout(route.getResponseTimeout()));
+			}
+			if (route.getTimeToLive() != null) {
+				builder.setTimeToLive(timeValue(route.getTimeToLive()));
+			}
+			configs.put(key, builder.build());
+		});
+		return configs;
 	}
 
 	/**

@@ -2,6 +2,7 @@ package io.github.httppool.autoconfigure;
 
 import java.time.Duration;
 
+import io.github.httppool.pool.RouteKey;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.validation.Errors;
@@ -51,6 +52,7 @@ final class HttpPoolPropertiesValidator {
 		if (pool.getRetry().getMaxRetries() < 0) {
 			reject("retry.maxRetries", "retry.max-retries", "must be 0 (no retries) or more");
 		}
+		pool.getRoutes().forEach(this::validateRoute);
 		if (pool.getSsl().getBundle() != null && pool.getSsl().getBundle().isBlank()) {
 			reject("ssl.bundle", "ssl.bundle", "must name an SSL bundle (spring.ssl.bundle.*) or be left unset");
 		}
@@ -68,6 +70,37 @@ final class HttpPoolPropertiesValidator {
 					"must not be below " + this.prefix + "keep-alive.default-timeout (" + keepAlive.getDefaultTimeout()
 							+ "); raise " + this.prefix + "keep-alive.max-timeout or lower the default");
 		}
+	}
+
+	private void validateRoute(String key, HttpPoolClientProperties.Route route) {
+		String property = "routes[" + key + "]";
+		try {
+			RouteKey.parse(key);
+		}
+		catch (IllegalArgumentException ex) {
+			rejectRoute(property, ex.getMessage() + "; key " + this.prefix + "routes by 'https://host[:port]' or"
+					+ " a bare host name");
+			return;
+		}
+		Integer max = route.getMaxConnections();
+		if (max != null && (max < 1 || max > this.properties.getMaxTotal())) {
+			rejectRoute(property + ".max-connections", "is " + max + " but must be between 1 and " + this.prefix
+					+ "max-total (" + this.properties.getMaxTotal() + ")");
+		}
+		routeDuration(property + ".connect-timeout", route.getConnectTimeout());
+		routeDuration(property + ".response-timeout", route.getResponseTimeout());
+		routeDuration(property + ".time-to-live", route.getTimeToLive());
+		routeDuration(property + ".keep-alive-max-timeout", route.getKeepAliveMaxTimeout());
+	}
+
+	private void routeDuration(String property, @Nullable Duration value) {
+		if (value != null && !isPositive(value)) {
+			rejectRoute(property, "is " + value + " but must be a positive duration such as 5s");
+		}
+	}
+
+	private void rejectRoute(String property, String message) {
+		this.errors.rejectValue("routes", this.prefix + property, this.prefix + property + " " + message);
 	}
 
 	private void validateEviction(HttpPoolClientProperties.Eviction eviction) {

@@ -34,6 +34,8 @@ public final class HttpPool implements AutoCloseable {
 
 	private final @Nullable Eviction eviction;
 
+	private final @Nullable ConnectionRetirement retirement;
+
 	/**
 	 * Create a new pool.
 	 * @param name the client name, for logs and metrics
@@ -44,6 +46,21 @@ public final class HttpPool implements AutoCloseable {
 	 */
 	public HttpPool(String name, PoolingHttpClientConnectionManager connectionManager, CloseableHttpClient httpClient,
 			@Nullable Eviction eviction) {
+		this(name, connectionManager, httpClient, eviction, null);
+	}
+
+	/**
+	 * Create a new pool whose connections can be retired.
+	 * @param name the client name, for logs and metrics
+	 * @param connectionManager the connection manager that holds the connections
+	 * @param httpClient the client that leases connections from the manager
+	 * @param eviction how idle and expired connections are closed in the background, or
+	 * {@code null} for no background eviction
+	 * @param retirement the retirement marker the connection manager's configuration
+	 * consults, or {@code null} if it consults none
+	 */
+	public HttpPool(String name, PoolingHttpClientConnectionManager connectionManager, CloseableHttpClient httpClient,
+			@Nullable Eviction eviction, @Nullable ConnectionRetirement retirement) {
 		Assert.hasText(name, "'name' must not be empty");
 		Assert.notNull(connectionManager, "'connectionManager' must not be null");
 		Assert.notNull(httpClient, "'httpClient' must not be null");
@@ -51,6 +68,7 @@ public final class HttpPool implements AutoCloseable {
 		this.connectionManager = connectionManager;
 		this.httpClient = httpClient;
 		this.eviction = eviction;
+		this.retirement = retirement;
 	}
 
 	/**
@@ -102,6 +120,21 @@ public final class HttpPool implements AutoCloseable {
 		if (eviction != null && !this.connectionManager.isClosed()) {
 			this.connectionManager.closeExpired();
 			this.connectionManager.closeIdle(TimeValue.ofMilliseconds(eviction.idleTimeout().toMillis()));
+		}
+	}
+
+	/**
+	 * Close every idle connection now and make every leased one close when it is
+	 * released, so that all later requests use new connections: for a certificate
+	 * rotation, or a DNS or blue-green cut-over. Leased connections are retired only if
+	 * the pool was created with a {@link ConnectionRetirement}.
+	 */
+	public void retireConnections() {
+		if (this.retirement != null) {
+			this.retirement.retireNow();
+		}
+		if (!this.connectionManager.isClosed()) {
+			this.connectionManager.closeIdle(TimeValue.ZERO_MILLISECONDS);
 		}
 	}
 

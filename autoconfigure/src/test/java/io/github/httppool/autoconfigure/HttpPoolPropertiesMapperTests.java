@@ -30,7 +30,7 @@ class HttpPoolPropertiesMapperTests {
 		RequestConfig request = mapper.requestConfig();
 		ConnectionConfig connection = mapper.connectionConfig();
 		assertThat(request.getConnectionRequestTimeout()).isEqualTo(Timeout.ofSeconds(5));
-		assertThat(request.getResponseTimeout()).isEqualTo(Timeout.ofSeconds(30));
+		assertThat(request.getResponseTimeout()).as("left to the per-route socket timeout").isNull();
 		assertThat(connection.getConnectTimeout()).isEqualTo(Timeout.ofSeconds(5));
 		assertThat(connection.getSocketTimeout()).isEqualTo(Timeout.ofSeconds(30));
 		assertThat(connection.getValidateAfterInactivity()).isEqualTo(TimeValue.ofSeconds(2));
@@ -63,7 +63,7 @@ class HttpPoolPropertiesMapperTests {
 			.withReadTimeout(Duration.ofSeconds(9));
 		HttpPoolPropertiesMapper mapper = new HttpPoolPropertiesMapper(this.properties, boot);
 		assertThat(mapper.connectionConfig().getConnectTimeout()).isEqualTo(Timeout.ofMilliseconds(700));
-		assertThat(mapper.requestConfig().getResponseTimeout()).isEqualTo(Timeout.ofSeconds(3));
+		assertThat(mapper.connectionConfig().getSocketTimeout()).isEqualTo(Timeout.ofSeconds(3));
 	}
 
 	@Test

@@ -1,7 +1,9 @@
 package io.github.httppool.pool;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -20,6 +22,7 @@ import org.springframework.boot.restclient.autoconfigure.RestClientAutoConfigura
 import org.springframework.boot.restclient.autoconfigure.RestTemplateAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.ApplicationContext;
+import org.springframework.core.env.MapPropertySource;
 
 /**
  * Shared helpers for tests that drive the auto-configured pool against a real loopback
@@ -35,6 +38,21 @@ final class PoolTestSupport {
 				HttpClientAutoConfiguration.class, SslAutoConfiguration.class,
 				ImperativeHttpClientAutoConfiguration.class, RestClientAutoConfiguration.class,
 				RestTemplateAutoConfiguration.class));
+	}
+
+	/**
+	 * Add properties whose keys contain ':' (URL map keys), which
+	 * {@code withPropertyValues} would split.
+	 */
+	static ApplicationContextRunner withRawProperties(ApplicationContextRunner runner, String... keyValues) {
+		Map<String, Object> map = new LinkedHashMap<>();
+		for (String keyValue : keyValues) {
+			int separator = keyValue.lastIndexOf('=');
+			map.put(keyValue.substring(0, separator), keyValue.substring(separator + 1));
+		}
+		return runner.withInitializer((context) -> context.getEnvironment()
+			.getPropertySources()
+			.addFirst(new MapPropertySource("raw-test-properties", map)));
 	}
 
 	static PoolStats defaultPoolStats(ApplicationContext context) {
