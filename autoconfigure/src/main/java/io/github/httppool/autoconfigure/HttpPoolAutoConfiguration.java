@@ -16,6 +16,7 @@ import org.springframework.boot.http.client.ClientHttpRequestFactoryBuilder;
 import org.springframework.boot.http.client.HttpClientSettings;
 import org.springframework.boot.http.client.autoconfigure.HttpClientAutoConfiguration;
 import org.springframework.boot.http.client.autoconfigure.imperative.ImperativeHttpClientAutoConfiguration;
+import org.springframework.boot.http.client.autoconfigure.service.HttpServiceClientProperties;
 import org.springframework.boot.restclient.RestClientCustomizer;
 import org.springframework.boot.restclient.RestTemplateBuilder;
 import org.springframework.boot.restclient.RestTemplateCustomizer;
@@ -28,6 +29,7 @@ import org.springframework.context.annotation.Import;
 import org.springframework.core.env.Environment;
 import org.springframework.web.client.RestClient;
 import org.springframework.web.client.RestTemplate;
+import org.springframework.web.client.support.RestClientHttpServiceGroupConfigurer;
 
 /**
  * Auto-configuration of the managed connection pools: one
@@ -123,6 +125,21 @@ public final class HttpPoolAutoConfiguration {
 	@ConditionalOnMissingBean
 	RestClient httpPoolRestClient(PooledRestClients pooledRestClients) {
 		return pooledRestClients.restClient(DEFAULT_CLIENT);
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass({ RestClientHttpServiceGroupConfigurer.class, HttpServiceClientProperties.class })
+	static class HttpServiceGroupConfiguration {
+
+		@Bean
+		RestClientHttpServiceGroupConfigurer httpPoolServiceGroupConfigurer(HttpPoolClients httpPoolClients,
+				PooledRestClients pooledRestClients, ObjectProvider<HttpServiceClientProperties> serviceClientProperties,
+				ObjectProvider<SslBundles> sslBundles, ObjectProvider<HttpClientSettings> httpClientSettings) {
+			return new PooledHttpServiceGroupConfigurer(httpPoolClients, pooledRestClients,
+					serviceClientProperties.getIfAvailable(),
+					sslBundles.getIfAvailable(), httpClientSettings.getIfAvailable(HttpClientSettings::defaults));
+		}
+
 	}
 
 	@Configuration(proxyBeanMethods = false)

@@ -1,6 +1,7 @@
 package io.github.httppool.autoconfigure;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -27,6 +28,13 @@ public class HttpPoolClientProperties {
 	 * Headers added to every request of the client's RestClient and RestTemplate.
 	 */
 	private final Map<String, List<String>> defaultHeaders = new LinkedHashMap<>();
+
+	/**
+	 * Names of the HTTP service groups (@ImportHttpServices) whose clients use this
+	 * client's pool; a group named like a client uses that client's pool without being
+	 * listed.
+	 */
+	private final List<String> serviceGroups = new ArrayList<>();
 
 	/**
 	 * Maximum number of connections in the pool, across all routes.
@@ -249,6 +257,10 @@ public class HttpPoolClientProperties {
 
 	public Map<String, List<String>> getDefaultHeaders() {
 		return this.defaultHeaders;
+	}
+
+	public List<String> getServiceGroups() {
+		return this.serviceGroups;
 	}
 
 	public KeepAlive getKeepAlive() {

@@ -41,6 +41,7 @@ public final class HttpPoolClients {
 		for (String name : properties.getClients().keySet()) {
 			HttpPoolClientProperties effective = new HttpPoolClientProperties();
 			binder.bind("http.pool", Bindable.ofInstance(effective));
+			effective.getServiceGroups().clear();
 			binder.bind(prefix(name).substring(0, prefix(name).length() - 1), Bindable.ofInstance(effective));
 			validate(name, effective);
 			clients.put(name, effective);
