@@ -77,6 +77,80 @@ public class HttpPoolClientProperties {
 	private Duration timeToLive = Duration.ofMinutes(10);
 
 	/**
+	 * HTTP proxy that the client's requests go through.
+	 */
+	public static class Proxy {
+
+		/**
+		 * Host of the HTTP proxy. When not set, the JVM's proxy settings (http.proxyHost,
+		 * https.proxyHost, the default ProxySelector) apply.
+		 */
+		private @Nullable String host;
+
+		/**
+		 * Port of the HTTP proxy.
+		 */
+		private int port = 8080;
+
+		/**
+		 * Hosts reached without the proxy; '*' matches any characters, as in
+		 * 'localhost', '*.internal' or '10.*'.
+		 */
+		private List<String> nonProxyHosts = new ArrayList<>();
+
+		/**
+		 * User name for proxy authentication (Basic).
+		 */
+		private @Nullable String username;
+
+		/**
+		 * Password for proxy authentication; never logged.
+		 */
+		private @Nullable String password;
+
+		public @Nullable String getHost() {
+			return this.host;
+		}
+
+		public void setHost(@Nullable String host) {
+			this.host = host;
+		}
+
+		public int getPort() {
+			return this.port;
+		}
+
+		public void setPort(int port) {
+			this.port = port;
+		}
+
+		public List<String> getNonProxyHosts() {
+			return this.nonProxyHosts;
+		}
+
+		public void setNonProxyHosts(List<String> nonProxyHosts) {
+			this.nonProxyHosts = nonProxyHosts;
+		}
+
+		public @Nullable String getUsername() {
+			return this.username;
+		}
+
+		public void setUsername(@Nullable String username) {
+			this.username = username;
+		}
+
+		public @Nullable String getPassword() {
+			return this.password;
+		}
+
+		public void setPassword(@Nullable String password) {
+			this.password = password;
+		}
+
+	}
+
+	/**
 	 * Settings for one upstream inside a client's pool.
 	 */
 	public static class Route {
@@ -167,6 +241,10 @@ public class HttpPoolClientProperties {
 	private final Retry retry = new Retry();
 
 	private final Ssl ssl = new Ssl();
+
+	private final Proxy proxy = new Proxy();
+
+	private final Warmup warmup = new Warmup();
 
 	/**
 	 * Settings for individual upstreams, keyed by URL ('https://host', 'http://host:8080')
@@ -279,8 +357,16 @@ public class HttpPoolClientProperties {
 		return this.ssl;
 	}
 
+	public Proxy getProxy() {
+		return this.proxy;
+	}
+
 	public Map<String, Route> getRoutes() {
 		return this.routes;
+	}
+
+	public Warmup getWarmup() {
+		return this.warmup;
 	}
 
 	/**
@@ -434,6 +520,198 @@ public class HttpPoolClientProperties {
 
 		public void setBundle(@Nullable String bundle) {
 			this.bundle = bundle;
+		}
+
+	}
+
+	/**
+	 * Warm-up at start-up, before the application reports itself ready, and keep-warm of
+	 * idle connections afterwards.
+	 */
+	public static class Warmup {
+
+		/**
+		 * Whether the client is warmed up at start-up, before the application reports
+		 * itself ready to accept traffic.
+		 */
+		private boolean enabled = true;
+
+		/**
+		 * Maximum time the client's warm-up may add to start-up; what is not done by then
+		 * is abandoned and reported as a failure.
+		 */
+		private Duration budget = Duration.ofSeconds(5);
+
+		/**
+		 * Whether a target that cannot be warmed up (unreachable, DNS or TLS error, budget
+		 * exceeded, error response to a warm-up request) fails start-up instead of being
+		 * logged as a warning.
+		 */
+		private boolean failOnError = false;
+
+		/**
+		 * Upstreams to open connections to at start-up, without sending requests, each
+		 * with 'url', 'connections' (default 1), 'min-idle' (default 0) and 'requests';
+		 * named clients do not inherit them.
+		 */
+		private final List<Target> targets = new ArrayList<>();
+
+		private final Rehearsal rehearsal = new Rehearsal();
+
+		private final KeepWarm keepWarm = new KeepWarm();
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public Duration getBudget() {
+			return this.budget;
+		}
+
+		public void setBudget(Duration budget) {
+			this.budget = budget;
+		}
+
+		public boolean isFailOnError() {
+			return this.failOnError;
+		}
+
+		public void setFailOnError(boolean failOnError) {
+			this.failOnError = failOnError;
+		}
+
+		public List<Target> getTargets() {
+			return this.targets;
+		}
+
+		public Rehearsal getRehearsal() {
+			return this.rehearsal;
+		}
+
+		public KeepWarm getKeepWarm() {
+			return this.keepWarm;
+		}
+
+		/**
+		 * An upstream whose connections are opened at start-up and optionally kept warm.
+		 */
+		public static class Target {
+
+			/**
+			 * URL of the upstream, such as https://partner.example.com; its scheme, host
+			 * and port select the connections, its path is only the base of 'requests'.
+			 */
+			private @Nullable String url;
+
+			/**
+			 * Number of connections opened to the upstream at start-up.
+			 */
+			private int connections = 1;
+
+			/**
+			 * Number of idle connections to the upstream kept open across idle periods,
+			 * re-opened in the background without requests when closed; 0 turns
+			 * keep-warm off.
+			 */
+			private int minIdle = 0;
+
+			/**
+			 * Real requests sent to the upstream at the end of the warm-up, each as
+			 * 'METHOD path' such as 'HEAD /health', the path resolved against 'url'.
+			 */
+			private final List<String> requests = new ArrayList<>();
+
+			public @Nullable String getUrl() {
+				return this.url;
+			}
+
+			public void setUrl(@Nullable String url) {
+				this.url = url;
+			}
+
+			public int getConnections() {
+				return this.connections;
+			}
+
+			public void setConnections(int connections) {
+				this.connections = connections;
+			}
+
+			public int getMinIdle() {
+				return this.minIdle;
+			}
+
+			public void setMinIdle(int minIdle) {
+				this.minIdle = minIdle;
+			}
+
+			public List<String> getRequests() {
+				return this.requests;
+			}
+
+		}
+
+		/**
+		 * Rehearsal of the client's request path against an in-process loopback
+		 * endpoint, so that classes are loaded and hot code is compiled before the
+		 * first real request; nothing is sent to any upstream.
+		 */
+		public static class Rehearsal {
+
+			/**
+			 * Whether the client's request path (RestClient, message conversion,
+			 * HttpClient, connection handling) is rehearsed against an in-process
+			 * loopback endpoint at start-up.
+			 */
+			private boolean enabled = true;
+
+			/**
+			 * Number of rehearsal requests.
+			 */
+			private int requests = 300;
+
+			public boolean isEnabled() {
+				return this.enabled;
+			}
+
+			public void setEnabled(boolean enabled) {
+				this.enabled = enabled;
+			}
+
+			public int getRequests() {
+				return this.requests;
+			}
+
+			public void setRequests(int requests) {
+				this.requests = requests;
+			}
+
+		}
+
+		/**
+		 * Background re-opening of the idle connections of targets with 'min-idle'.
+		 */
+		public static class KeepWarm {
+
+			/**
+			 * How often the idle connections of targets with 'min-idle' are checked and
+			 * the closed ones re-opened; at least 'validate-after-inactivity' and below
+			 * 'eviction.idle-timeout' and 'keep-alive.default-timeout'.
+			 */
+			private Duration interval = Duration.ofSeconds(5);
+
+			public Duration getInterval() {
+				return this.interval;
+			}
+
+			public void setInterval(Duration interval) {
+				this.interval = interval;
+			}
+
 		}
 
 	}

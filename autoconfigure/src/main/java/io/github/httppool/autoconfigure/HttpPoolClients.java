@@ -42,6 +42,7 @@ public final class HttpPoolClients {
 			HttpPoolClientProperties effective = new HttpPoolClientProperties();
 			binder.bind("http.pool", Bindable.ofInstance(effective));
 			effective.getServiceGroups().clear();
+			effective.getWarmup().getTargets().clear();
 			binder.bind(prefix(name).substring(0, prefix(name).length() - 1), Bindable.ofInstance(effective));
 			validate(name, effective);
 			clients.put(name, effective);

@@ -8,6 +8,7 @@ import java.util.concurrent.TimeUnit;
 import io.github.httppool.keepalive.RouteKeepAliveStrategy;
 import io.github.httppool.keepalive.ServerAwareKeepAliveStrategy;
 import io.github.httppool.pool.ConnectionRetirement;
+import io.github.httppool.pool.ConfiguredProxyRoutePlanner;
 import io.github.httppool.pool.FilteringDnsResolver;
 import io.github.httppool.pool.HttpPool;
 import io.github.httppool.pool.RouteConnectionConfigResolver;
@@ -16,19 +17,24 @@ import io.github.httppool.retry.ConnectionFailureRetryStrategy;
 import org.apache.hc.client5.http.ConnectionKeepAliveStrategy;
 import org.apache.hc.client5.http.DnsResolver;
 import org.apache.hc.client5.http.SystemDefaultDnsResolver;
+import org.apache.hc.client5.http.auth.AuthScope;
+import org.apache.hc.client5.http.auth.CredentialsProvider;
 import org.apache.hc.client5.http.config.ConnectionConfig;
 import org.apache.hc.client5.http.config.RequestConfig;
 import org.apache.hc.client5.http.config.TlsConfig;
 import org.apache.hc.client5.http.cookie.StandardCookieSpec;
+import org.apache.hc.client5.http.impl.auth.CredentialsProviderBuilder;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
 import org.apache.hc.client5.http.impl.classic.HttpClientBuilder;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuilder;
 import org.apache.hc.client5.http.io.HttpClientConnectionManager;
+import org.apache.hc.client5.http.routing.HttpRoutePlanner;
 import org.apache.hc.client5.http.ssl.DefaultClientTlsStrategy;
 import org.apache.hc.client5.http.ssl.DefaultHostnameVerifier;
 import org.apache.hc.client5.http.ssl.HostnameVerificationPolicy;
 import org.apache.hc.client5.http.ssl.TlsSocketStrategy;
+import org.apache.hc.core5.http.HttpHost;
 import org.apache.hc.core5.http.io.SocketConfig;
 import org.apache.hc.core5.pool.PoolConcurrencyPolicy;
 import org.apache.hc.core5.pool.PoolReusePolicy;
@@ -229,6 +235,14 @@ final class HttpPoolPropertiesMapper {
 			.setDefaultRequestConfig(requestConfig())
 			.setKeepAliveStrategy(keepAliveStrategy())
 			.disableConnectionState();
+		HttpRoutePlanner routePlanner = routePlanner();
+		if (routePlanner != null) {
+			builder.setRoutePlanner(routePlanner);
+		}
+		CredentialsProvider proxyCredentials = proxyCredentials();
+		if (proxyCredentials != null) {
+			builder.setDefaultCredentialsProvider(proxyCredentials);
+		}
 		if (this.properties.getRetry().getMaxRetries() > 0) {
 			builder.setRetryStrategy(retryStrategy());
 		}
@@ -236,6 +250,30 @@ final class HttpPoolPropertiesMapper {
 			builder.disableAutomaticRetries();
 		}
 		return builder.build();
+	}
+
+	/**
+	 * Return the route planner for a configured proxy, or {@code null} to keep the JVM's
+	 * proxy settings ({@code useSystemProperties()}).
+	 */
+	@Nullable HttpRoutePlanner routePlanner() {
+		HttpPoolClientProperties.Proxy proxy = this.properties.getProxy();
+		if (proxy.getHost() == null) {
+			return null;
+		}
+		return new ConfiguredProxyRoutePlanner(new HttpHost("http", proxy.getHost(), proxy.getPort()),
+				proxy.getNonProxyHosts());
+	}
+
+	private @Nullable CredentialsProvider proxyCredentials() {
+		HttpPoolClientProperties.Proxy proxy = this.properties.getProxy();
+		if (proxy.getHost() == null || proxy.getUsername() == null) {
+			return null;
+		}
+		char[] password = (proxy.getPassword() != null) ? proxy.getPassword().toCharArray() : new char[0];
+		return CredentialsProviderBuilder.create()
+			.add(new AuthScope(proxy.getHost(), proxy.getPort()), proxy.getUsername(), password)
+			.build();
 	}
 
 	static TlsSocketStrategy tlsSocketStrategy(SslBundle sslBundle) {

@@ -53,6 +53,7 @@ final class HttpPoolPropertiesValidator {
 			reject("retry.maxRetries", "retry.max-retries", "must be 0 (no retries) or more");
 		}
 		pool.getRoutes().forEach(this::validateRoute);
+		validateProxy(pool.getProxy());
 		if (pool.getSsl().getBundle() != null && pool.getSsl().getBundle().isBlank()) {
 			reject("ssl.bundle", "ssl.bundle", "must name an SSL bundle (spring.ssl.bundle.*) or be left unset");
 		}
@@ -101,6 +102,19 @@ final class HttpPoolPropertiesValidator {
 
 	private void rejectRoute(String property, String message) {
 		this.errors.rejectValue("routes", this.prefix + property, this.prefix + property + " " + message);
+	}
+
+	private void validateProxy(HttpPoolClientProperties.Proxy proxy) {
+		if (proxy.getHost() != null && (proxy.getHost().isBlank() || proxy.getHost().contains("://"))) {
+			reject("proxy.host", "proxy.host", "must be a host name such as proxy.example.com, without a scheme");
+		}
+		if (proxy.getPort() < 1 || proxy.getPort() > 65535) {
+			reject("proxy.port", "proxy.port", "must be between 1 and 65535");
+		}
+		if (proxy.getHost() == null && proxy.getUsername() != null) {
+			reject("proxy.username", "proxy.username", "is set but " + this.prefix
+					+ "proxy.host is not; set the proxy host or remove the credentials");
+		}
 	}
 
 	private void validateEviction(HttpPoolClientProperties.Eviction eviction) {
