@@ -3,6 +3,7 @@ package io.github.httppool.autoconfigure;
 import java.util.IdentityHashMap;
 import java.util.Map;
 
+import io.github.httppool.metrics.PoolMonitor;
 import io.github.httppool.pool.ConnectionRetirement;
 import io.github.httppool.pool.HttpPool;
 import io.github.httppool.pool.HttpPools;
@@ -35,6 +36,8 @@ final class ClientPoolFactory {
 
 	private final Map<PoolingHttpClientConnectionManager, ConnectionRetirement> retirements = new IdentityHashMap<>();
 
+	private final Map<PoolingHttpClientConnectionManager, PoolMonitor> monitors = new IdentityHashMap<>();
+
 	ClientPoolFactory(HttpClientSettings baseline, @Nullable SslBundles sslBundles) {
 		this.baseline = baseline;
 		this.sslBundles = sslBundles;
@@ -55,13 +58,15 @@ final class ClientPoolFactory {
 		if (sslBundle != null) {
 			tls = new ReloadableTlsSocketStrategy(HttpPoolPropertiesMapper.tlsSocketStrategy(sslBundle));
 		}
+		PoolMonitor monitor = mapper(client).monitor(name, name);
 		PoolingHttpClientConnectionManager manager = mapper(client).connectionManager(tls,
-				this.baseline.inetAddressFilter(), retirement);
+				this.baseline.inetAddressFilter(), retirement, monitor);
 		synchronized (this.retirements) {
 			this.retirements.put(manager, retirement);
+			this.monitors.put(manager, monitor);
 		}
 		if (tls != null) {
-			reloadOnUpdate(name, sslBundle, tls, retirement, manager);
+			reloadOnUpdate(name, sslBundle, tls, retirement, manager, monitor);
 		}
 		return manager;
 	}
@@ -71,13 +76,14 @@ final class ClientPoolFactory {
 	 * material and retire the existing ones; calls in flight finish on their connection.
 	 */
 	private void reloadOnUpdate(String name, SslBundle sslBundle, ReloadableTlsSocketStrategy tls,
-			ConnectionRetirement retirement, PoolingHttpClientConnectionManager manager) {
+			ConnectionRetirement retirement, PoolingHttpClientConnectionManager manager, PoolMonitor monitor) {
 		String bundleName = bundleName(sslBundle);
 		if (bundleName == null || this.sslBundles == null) {
 			return;
 		}
 		this.sslBundles.addBundleUpdateHandler(bundleName, (updated) -> {
 			tls.reload(HttpPoolPropertiesMapper.tlsSocketStrategy(updated));
+			monitor.retiring();
 			retirement.retireNow();
 			if (!manager.isClosed()) {
 				manager.closeIdle(TimeValue.ZERO_MILLISECONDS);
@@ -99,7 +105,26 @@ final class ClientPoolFactory {
 	}
 
 	CloseableHttpClient httpClient(HttpPoolClientProperties client, PoolingHttpClientConnectionManager manager) {
-		return mapper(client).httpClient(manager);
+		return mapper(client).httpClient(manager, monitor(manager));
+	}
+
+	/**
+	 * Create the HTTP client of a pool, monitored even when the connection manager is the
+	 * user's own (then without connection counts, which need the starter's manager).
+	 */
+	CloseableHttpClient httpClient(String name, HttpPoolClientProperties client,
+			PoolingHttpClientConnectionManager manager) {
+		PoolMonitor monitor;
+		synchronized (this.retirements) {
+			monitor = this.monitors.computeIfAbsent(manager, (key) -> mapper(client).monitor(name, name));
+		}
+		return mapper(client).httpClient(manager, monitor);
+	}
+
+	private @Nullable PoolMonitor monitor(PoolingHttpClientConnectionManager manager) {
+		synchronized (this.retirements) {
+			return this.monitors.get(manager);
+		}
 	}
 
 	HttpPool pool(String name, HttpPoolClientProperties client) {
@@ -116,8 +141,8 @@ final class ClientPoolFactory {
 		synchronized (this.retirements) {
 			retirement = this.retirements.get(manager);
 		}
-		return new HttpPool(name, manager, (httpClient != null) ? httpClient : httpClient(client, manager),
-				mapper(client).eviction(), retirement);
+		CloseableHttpClient pooledClient = (httpClient != null) ? httpClient : httpClient(name, client, manager);
+		return new HttpPool(name, manager, pooledClient, mapper(client).eviction(), retirement, monitor(manager));
 	}
 
 	PooledClientHttpRequestFactoryBuilder requestFactoryBuilder(HttpPool pool, HttpPoolClientProperties client,

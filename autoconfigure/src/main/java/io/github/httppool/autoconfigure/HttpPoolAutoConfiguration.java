@@ -24,6 +24,7 @@ import org.springframework.boot.restclient.autoconfigure.RestClientAutoConfigura
 import org.springframework.boot.restclient.autoconfigure.RestTemplateAutoConfiguration;
 import org.springframework.boot.ssl.SslBundles;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 import org.springframework.core.env.Environment;
@@ -66,7 +67,9 @@ public final class HttpPoolAutoConfiguration {
 
 	@Bean
 	HttpPoolClients httpPoolClients(HttpPoolProperties properties, Environment environment) {
-		return HttpPoolClients.resolve(properties, environment);
+		HttpPoolClients clients = HttpPoolClients.resolve(properties, environment);
+		HttpPoolPropertiesWarnings.log(clients);
+		return clients;
 	}
 
 	@Bean
@@ -79,7 +82,7 @@ public final class HttpPoolAutoConfiguration {
 	@ConditionalOnMissingBean
 	CloseableHttpClient httpPoolHttpClient(HttpPoolClients httpPoolClients,
 			PoolingHttpClientConnectionManager httpPoolConnectionManager) {
-		return this.factory.httpClient(httpPoolClients.get(DEFAULT_CLIENT), httpPoolConnectionManager);
+		return this.factory.httpClient(DEFAULT_CLIENT, httpPoolClients.get(DEFAULT_CLIENT), httpPoolConnectionManager);
 	}
 
 	@Bean
@@ -117,6 +120,7 @@ public final class HttpPoolAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
+	@Conditional(OnHttpComponentsFactoryCondition.class)
 	ClientHttpRequestFactoryBuilder<?> httpPoolClientHttpRequestFactoryBuilder(PooledRestClients pooledRestClients) {
 		return pooledRestClients.requestFactoryBuilder(DEFAULT_CLIENT);
 	}

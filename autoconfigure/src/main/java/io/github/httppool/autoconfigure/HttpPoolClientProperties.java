@@ -77,6 +77,12 @@ public class HttpPoolClientProperties {
 	private Duration timeToLive = Duration.ofMinutes(10);
 
 	/**
+	 * How long a connection may stay leased before a WARN with the stack trace of the
+	 * code that leased it reports a possible leak; not set turns leak detection off.
+	 */
+	private @Nullable Duration leakDetectionThreshold;
+
+	/**
 	 * HTTP proxy that the client's requests go through.
 	 */
 	public static class Proxy {
@@ -307,6 +313,14 @@ public class HttpPoolClientProperties {
 
 	public void setTimeToLive(Duration timeToLive) {
 		this.timeToLive = timeToLive;
+	}
+
+	public @Nullable Duration getLeakDetectionThreshold() {
+		return this.leakDetectionThreshold;
+	}
+
+	public void setLeakDetectionThreshold(@Nullable Duration leakDetectionThreshold) {
+		this.leakDetectionThreshold = leakDetectionThreshold;
 	}
 
 	public ConcurrencyPolicy getConcurrencyPolicy() {
@@ -699,17 +713,32 @@ public class HttpPoolClientProperties {
 
 			/**
 			 * How often the idle connections of targets with 'min-idle' are checked and
-			 * the closed ones re-opened; at least 'validate-after-inactivity' and below
-			 * 'eviction.idle-timeout' and 'keep-alive.default-timeout'.
+			 * the closed ones re-opened, at least 'validate-after-inactivity' and below
+			 * 'eviction.idle-timeout' and 'keep-alive.default-timeout'; when not set,
+			 * 'validate-after-inactivity' but at least 1s, so that requests after an idle
+			 * period rarely have to check a kept connection themselves.
 			 */
-			private Duration interval = Duration.ofSeconds(5);
+			private @Nullable Duration interval;
 
-			public Duration getInterval() {
+			public @Nullable Duration getInterval() {
 				return this.interval;
 			}
 
-			public void setInterval(Duration interval) {
+			public void setInterval(@Nullable Duration interval) {
 				this.interval = interval;
+			}
+
+			/**
+			 * Return the interval, or its default when not set.
+			 * @param validateAfterInactivity the client's 'validate-after-inactivity'
+			 * @return the interval to use
+			 */
+			public Duration intervalOrDefault(Duration validateAfterInactivity) {
+				if (this.interval != null) {
+					return this.interval;
+				}
+				Duration minimum = Duration.ofSeconds(1);
+				return (validateAfterInactivity.compareTo(minimum) > 0) ? validateAfterInactivity : minimum;
 			}
 
 		}

@@ -30,6 +30,10 @@ public class HttpPoolProperties extends HttpPoolClientProperties implements Vali
 	 */
 	private final Map<String, HttpPoolClientProperties> clients = new LinkedHashMap<>();
 
+	private final Metrics metrics = new Metrics();
+
+	private final Health health = new Health();
+
 	public boolean isEnabled() {
 		return this.enabled;
 	}
@@ -40,6 +44,14 @@ public class HttpPoolProperties extends HttpPoolClientProperties implements Vali
 
 	public Map<String, HttpPoolClientProperties> getClients() {
 		return this.clients;
+	}
+
+	public Metrics getMetrics() {
+		return this.metrics;
+	}
+
+	public Health getHealth() {
+		return this.health;
 	}
 
 	@Override
@@ -56,6 +68,73 @@ public class HttpPoolProperties extends HttpPoolClientProperties implements Vali
 					"http.pool.clients must not define a client named 'default'; configure the default client"
 							+ " directly under http.pool or choose another name");
 		}
+		if (properties.getMetrics().getMaxRoutes() < 0) {
+			errors.rejectValue("metrics.maxRoutes", "http.pool.metrics.max-routes",
+					"http.pool.metrics.max-routes must be 0 (no per-route meters) or more; totals are always kept");
+		}
+		String saturatedStatus = properties.getHealth().getSaturatedStatus();
+		if (saturatedStatus == null || saturatedStatus.isBlank()) {
+			errors.rejectValue("health.saturatedStatus", "http.pool.health.saturated-status",
+					"http.pool.health.saturated-status must be a health status such as UP (the default),"
+							+ " OUT_OF_SERVICE or DOWN");
+		}
+	}
+
+	/**
+	 * Micrometer meters of the pools.
+	 */
+	public static class Metrics {
+
+		/**
+		 * Whether to publish the pools' meters (http.client.pool.*) when a MeterRegistry
+		 * bean exists.
+		 */
+		private boolean enabled = true;
+
+		/**
+		 * Maximum number of routes (scheme, host, port) per pool that get meters of their
+		 * own, the first ones used; pool totals are always published.
+		 */
+		private int maxRoutes = 100;
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public int getMaxRoutes() {
+			return this.maxRoutes;
+		}
+
+		public void setMaxRoutes(int maxRoutes) {
+			this.maxRoutes = maxRoutes;
+		}
+
+	}
+
+	/**
+	 * Actuator health of the pools.
+	 */
+	public static class Health {
+
+		/**
+		 * Health status of a saturated pool (every connection of the pool or of a route
+		 * leased and callers waiting); UP by default, since saturation is load rather than
+		 * failure.
+		 */
+		private String saturatedStatus = "UP";
+
+		public String getSaturatedStatus() {
+			return this.saturatedStatus;
+		}
+
+		public void setSaturatedStatus(String saturatedStatus) {
+			this.saturatedStatus = saturatedStatus;
+		}
+
 	}
 
 }

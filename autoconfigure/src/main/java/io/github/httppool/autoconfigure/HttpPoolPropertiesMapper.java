@@ -2,11 +2,13 @@ package io.github.httppool.autoconfigure;
 
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import io.github.httppool.keepalive.RouteKeepAliveStrategy;
 import io.github.httppool.keepalive.ServerAwareKeepAliveStrategy;
+import io.github.httppool.metrics.PoolMonitor;
 import io.github.httppool.pool.ConnectionRetirement;
 import io.github.httppool.pool.ConfiguredProxyRoutePlanner;
 import io.github.httppool.pool.FilteringDnsResolver;
@@ -19,13 +21,16 @@ import org.apache.hc.client5.http.DnsResolver;
 import org.apache.hc.client5.http.SystemDefaultDnsResolver;
 import org.apache.hc.client5.http.auth.AuthScope;
 import org.apache.hc.client5.http.auth.CredentialsProvider;
+import org.apache.hc.client5.http.classic.ExecChainHandler;
 import org.apache.hc.client5.http.config.ConnectionConfig;
 import org.apache.hc.client5.http.config.RequestConfig;
 import org.apache.hc.client5.http.config.TlsConfig;
 import org.apache.hc.client5.http.cookie.StandardCookieSpec;
 import org.apache.hc.client5.http.impl.auth.CredentialsProviderBuilder;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
+import org.apache.hc.client5.http.impl.ChainElement;
 import org.apache.hc.client5.http.impl.classic.HttpClientBuilder;
+import org.apache.hc.client5.http.impl.io.ManagedHttpClientConnectionFactory;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuilder;
 import org.apache.hc.client5.http.io.HttpClientConnectionManager;
@@ -172,6 +177,20 @@ final class HttpPoolPropertiesMapper {
 	 */
 	PoolingHttpClientConnectionManager connectionManager(@Nullable TlsSocketStrategy tlsSocketStrategy,
 			@Nullable InetAddressFilter addressFilter, ConnectionRetirement retirement) {
+		return connectionManager(tlsSocketStrategy, addressFilter, retirement, null);
+	}
+
+	/**
+	 * Create a connection manager.
+	 * @param tlsSocketStrategy the TLS strategy, or {@code null} for the JVM's defaults
+	 * @param addressFilter the filter resolved addresses must match, or {@code null}
+	 * @param retirement the marker that retires the pool's connections
+	 * @param monitor the monitor that counts and times the pool's connections, or
+	 * {@code null}
+	 * @return a new connection manager
+	 */
+	PoolingHttpClientConnectionManager connectionManager(@Nullable TlsSocketStrategy tlsSocketStrategy,
+			@Nullable InetAddressFilter addressFilter, ConnectionRetirement retirement, @Nullable PoolMonitor monitor) {
 		PoolingHttpClientConnectionManagerBuilder builder = PoolingHttpClientConnectionManagerBuilder.create()
 			.useSystemProperties()
 			.setMaxConnTotal(this.properties.getMaxTotal())
@@ -186,7 +205,13 @@ final class HttpPoolPropertiesMapper {
 		if (tlsSocketStrategy != null) {
 			builder.setTlsSocketStrategy(tlsSocketStrategy);
 		}
+		if (monitor != null) {
+			builder.setConnectionFactory(monitor.connectionFactory(ManagedHttpClientConnectionFactory.INSTANCE));
+		}
 		PoolingHttpClientConnectionManager manager = builder.build();
+		if (monitor != null) {
+			monitor.bind(manager);
+		}
 		routes().forEach((key, route) -> {
 			if (route.getMaxConnections() != null) {
 				key.directRoutes().forEach((direct) -> manager.setMaxPerRoute(direct, route.getMaxConnections()));
@@ -228,6 +253,27 @@ final class HttpPoolPropertiesMapper {
 	 * @return a new client
 	 */
 	CloseableHttpClient httpClient(HttpClientConnectionManager connectionManager) {
+		return httpClient(connectionManager, null);
+	}
+
+	/**
+	 * Create an HTTP client, as {@link #httpClient(HttpClientConnectionManager)} does,
+	 * that leases through the given monitor, if any: leases are timed and tracked, and a
+	 * pool timeout becomes an exception that says what to change.
+	 * @param connectionManager the connection manager
+	 * @param monitor the pool's monitor, or {@code null}
+	 * @return a new client
+	 */
+	CloseableHttpClient httpClient(PoolingHttpClientConnectionManager connectionManager,
+			@Nullable PoolMonitor monitor) {
+		if (monitor == null) {
+			return httpClient(connectionManager);
+		}
+		return httpClient(monitor.connectionManager(connectionManager), monitor.exhaustionHandler());
+	}
+
+	private CloseableHttpClient httpClient(HttpClientConnectionManager connectionManager,
+			@Nullable ExecChainHandler exhaustionHandler) {
 		HttpClientBuilder builder = HttpClientBuilder.create()
 			.useSystemProperties()
 			.setConnectionManager(connectionManager)
@@ -249,7 +295,63 @@ final class HttpPoolPropertiesMapper {
 		else {
 			builder.disableAutomaticRetries();
 		}
+		if (exhaustionHandler != null) {
+			builder.addExecInterceptorBefore(ChainElement.CONNECT.name(), "http-pool-exhaustion", exhaustionHandler);
+		}
 		return builder.build();
+	}
+
+	/**
+	 * Create the monitor of a pool of this client.
+	 * @param poolName the pool name: the client name, or a name derived from it for a
+	 * pool of other settings
+	 * @param clientName the client name, for the property names in messages
+	 * @return a new monitor
+	 */
+	PoolMonitor monitor(String poolName, String clientName) {
+		HttpPoolClientProperties.Eviction eviction = this.properties.getEviction();
+		return new PoolMonitor(poolName,
+				new PoolMonitor.Options(HttpPoolClients.prefix(clientName), this.properties.getTimeToLive(),
+						eviction.isEnabled() ? eviction.getIdleTimeout() : null,
+						this.properties.getLeakDetectionThreshold(), effectiveSettings()));
+	}
+
+	/**
+	 * Return the effective settings of the client's pools, as the actuator endpoint shows
+	 * them: no credentials, no header values.
+	 */
+	Map<String, Object> effectiveSettings() {
+		HttpPoolClientProperties client = this.properties;
+		Map<String, Object> settings = new LinkedHashMap<>();
+		settings.put("maxTotal", client.getMaxTotal());
+		settings.put("maxPerRoute", client.getMaxPerRoute());
+		settings.put("connectionRequestTimeout", client.getConnectionRequestTimeout().toString());
+		settings.put("connectTimeout", connectTimeout().toString());
+		settings.put("responseTimeout", responseTimeout().toString());
+		settings.put("validateAfterInactivity", client.getValidateAfterInactivity().toString());
+		settings.put("timeToLive", client.getTimeToLive().toString());
+		settings.put("concurrencyPolicy", client.getConcurrencyPolicy().name());
+		settings.put("reusePolicy", client.getReusePolicy().name());
+		settings.put("keepAlive", Map.of("defaultTimeout", client.getKeepAlive().getDefaultTimeout().toString(),
+				"maxTimeout", client.getKeepAlive().getMaxTimeout().toString(), "safetyMargin",
+				client.getKeepAlive().getSafetyMargin().toString()));
+		HttpPoolClientProperties.Eviction eviction = client.getEviction();
+		settings.put("eviction", eviction.isEnabled() ? Map.of("interval", eviction.getInterval().toString(),
+				"idleTimeout", eviction.getIdleTimeout().toString()) : "disabled");
+		settings.put("retry", Map.of("maxRetries", client.getRetry().getMaxRetries(), "nonIdempotent",
+				client.getRetry().isNonIdempotent()));
+		if (client.getSsl().getBundle() != null) {
+			settings.put("sslBundle", client.getSsl().getBundle());
+		}
+		if (client.getProxy().getHost() != null) {
+			settings.put("proxy", client.getProxy().getHost() + ":" + client.getProxy().getPort());
+		}
+		if (!client.getRoutes().isEmpty()) {
+			settings.put("routes", List.copyOf(client.getRoutes().keySet()));
+		}
+		settings.put("leakDetectionThreshold", (client.getLeakDetectionThreshold() != null)
+				? client.getLeakDetectionThreshold().toString() : "disabled");
+		return settings;
 	}
 
 	/**

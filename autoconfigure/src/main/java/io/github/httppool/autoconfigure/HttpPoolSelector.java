@@ -2,6 +2,8 @@ package io.github.httppool.autoconfigure;
 
 import java.util.function.Function;
 
+import io.github.httppool.metrics.PoolMonitor;
+import io.github.httppool.pool.ConnectionRetirement;
 import io.github.httppool.pool.HttpPool;
 import io.github.httppool.pool.HttpPools;
 import org.apache.hc.client5.http.classic.HttpClient;
@@ -55,10 +57,13 @@ final class HttpPoolSelector implements Function<HttpClientSettings, HttpClient>
 	}
 
 	private HttpPool createPool(String name, @Nullable SslBundle sslBundle, @Nullable InetAddressFilter addressFilter) {
-		PoolingHttpClientConnectionManager connectionManager = this.mapper.connectionManager(sslBundle,
-				addressFilter);
-		return new HttpPool(name, connectionManager, this.mapper.httpClient(connectionManager),
-				this.mapper.eviction());
+		PoolMonitor monitor = this.mapper.monitor(name, this.pool.name());
+		ConnectionRetirement retirement = new ConnectionRetirement();
+		PoolingHttpClientConnectionManager connectionManager = this.mapper.connectionManager(
+				(sslBundle != null) ? HttpPoolPropertiesMapper.tlsSocketStrategy(sslBundle) : null, addressFilter,
+				retirement, monitor);
+		return new HttpPool(name, connectionManager, this.mapper.httpClient(connectionManager, monitor),
+				this.mapper.eviction(), retirement, monitor);
 	}
 
 	private String variantName(@Nullable SslBundle sslBundle, @Nullable InetAddressFilter addressFilter) {

@@ -24,6 +24,14 @@ public final class ConnectionRetirement {
 	}
 
 	/**
+	 * Return whether connections have ever been retired.
+	 * @return whether {@link #retireNow()} was called
+	 */
+	public boolean isActive() {
+		return this.retiredBeforeMillis.get() != 0;
+	}
+
+	/**
 	 * Return the time to live that expires every retired connection, given the
 	 * configured one.
 	 * @param configured the configured time to live

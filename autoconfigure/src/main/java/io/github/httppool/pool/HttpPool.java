@@ -1,6 +1,12 @@
 package io.github.httppool.pool;
 
 import java.time.Duration;
+import java.util.Collections;
+import java.util.TreeMap;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+import io.github.httppool.metrics.PoolMonitor;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -36,6 +42,10 @@ public final class HttpPool implements AutoCloseable {
 
 	private final @Nullable ConnectionRetirement retirement;
 
+	private final @Nullable PoolMonitor monitor;
+
+	private final Map<String, Object> details = new ConcurrentHashMap<>();
+
 	/**
 	 * Create a new pool.
 	 * @param name the client name, for logs and metrics
@@ -61,6 +71,24 @@ public final class HttpPool implements AutoCloseable {
 	 */
 	public HttpPool(String name, PoolingHttpClientConnectionManager connectionManager, CloseableHttpClient httpClient,
 			@Nullable Eviction eviction, @Nullable ConnectionRetirement retirement) {
+		this(name, connectionManager, httpClient, eviction, retirement, null);
+	}
+
+	/**
+	 * Create a new pool whose connections can be retired and that is observed by a
+	 * monitor.
+	 * @param name the client name, for logs and metrics
+	 * @param connectionManager the connection manager that holds the connections
+	 * @param httpClient the client that leases connections from the manager
+	 * @param eviction how idle and expired connections are closed in the background, or
+	 * {@code null} for no background eviction
+	 * @param retirement the retirement marker the connection manager's configuration
+	 * consults, or {@code null} if it consults none
+	 * @param monitor the monitor wired into the connection manager and the client (lease
+	 * timing, connection counts, pool-exhausted errors, leak detection), or {@code null}
+	 */
+	public HttpPool(String name, PoolingHttpClientConnectionManager connectionManager, CloseableHttpClient httpClient,
+			@Nullable Eviction eviction, @Nullable ConnectionRetirement retirement, @Nullable PoolMonitor monitor) {
 		Assert.hasText(name, "'name' must not be empty");
 		Assert.notNull(connectionManager, "'connectionManager' must not be null");
 		Assert.notNull(httpClient, "'httpClient' must not be null");
@@ -69,6 +97,7 @@ public final class HttpPool implements AutoCloseable {
 		this.httpClient = httpClient;
 		this.eviction = eviction;
 		this.retirement = retirement;
+		this.monitor = monitor;
 	}
 
 	/**
@@ -104,6 +133,39 @@ public final class HttpPool implements AutoCloseable {
 	}
 
 	/**
+	 * Return the monitor that observes this pool.
+	 * @return the monitor, or {@code null} if the pool is not monitored
+	 */
+	public @Nullable PoolMonitor monitor() {
+		return this.monitor;
+	}
+
+	/**
+	 * Set a detail that the health contributor and the actuator endpoint show for this
+	 * pool, such as the outcome of the last warm-up. Values should be simple: strings,
+	 * numbers, booleans, lists and maps of those.
+	 * @param key the detail's name, for instance {@code warmup}
+	 * @param value the value, or {@code null} to remove the detail
+	 */
+	public void setDetail(String key, @Nullable Object value) {
+		if (value != null) {
+			this.details.put(key, value);
+		}
+		else {
+			this.details.remove(key);
+		}
+	}
+
+	/**
+	 * Return the details other components contributed with
+	 * {@link #setDetail(String, Object)}.
+	 * @return a snapshot of the details, sorted by name
+	 */
+	public Map<String, Object> details() {
+		return Collections.unmodifiableMap(new TreeMap<>(this.details));
+	}
+
+	/**
 	 * Return the pool's figures across all routes.
 	 * @return leased, available, pending and max connections
 	 */
@@ -130,6 +192,9 @@ public final class HttpPool implements AutoCloseable {
 	 * the pool was created with a {@link ConnectionRetirement}.
 	 */
 	public void retireConnections() {
+		if (this.monitor != null) {
+			this.monitor.retiring();
+		}
 		if (this.retirement != null) {
 			this.retirement.retireNow();
 		}

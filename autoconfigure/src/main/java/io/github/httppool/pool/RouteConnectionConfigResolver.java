@@ -5,6 +5,7 @@ import java.util.Map;
 import org.apache.hc.client5.http.HttpRoute;
 import org.apache.hc.client5.http.config.ConnectionConfig;
 import org.apache.hc.core5.function.Resolver;
+import org.apache.hc.core5.util.TimeValue;
 
 /**
  * Resolves the {@link ConnectionConfig} of a route: the pool's defaults, or a per-host
@@ -17,7 +18,9 @@ public final class RouteConnectionConfigResolver implements Resolver<HttpRoute, 
 
 	private final ConnectionConfig defaults;
 
-	private final Map<RouteKey, ConnectionConfig> overrides;
+	private final RouteKey[] keys;
+
+	private final ConnectionConfig[] configs;
 
 	private final ConnectionRetirement retirement;
 
@@ -30,20 +33,24 @@ public final class RouteConnectionConfigResolver implements Resolver<HttpRoute, 
 	public RouteConnectionConfigResolver(ConnectionConfig defaults, Map<RouteKey, ConnectionConfig> overrides,
 			ConnectionRetirement retirement) {
 		this.defaults = defaults;
-		this.overrides = Map.copyOf(overrides);
+		this.keys = overrides.keySet().toArray(RouteKey[]::new);
+		this.configs = overrides.values().toArray(ConnectionConfig[]::new);
 		this.retirement = retirement;
 	}
 
 	@Override
 	public ConnectionConfig resolve(HttpRoute route) {
 		ConnectionConfig config = this.defaults;
-		for (Map.Entry<RouteKey, ConnectionConfig> override : this.overrides.entrySet()) {
-			if (override.getKey().matches(route.getTargetHost())) {
-				config = override.getValue();
+		for (int i = 0; i < this.keys.length; i++) {
+			if (this.keys[i].matches(route.getTargetHost())) {
+				config = this.configs[i];
 				break;
 			}
 		}
-		var timeToLive = this.retirement.timeToLive(config.getTimeToLive());
+		if (!this.retirement.isActive()) {
+			return config;
+		}
+		TimeValue timeToLive = this.retirement.timeToLive(config.getTimeToLive());
 		if (timeToLive.equals(config.getTimeToLive())) {
 			return config;
 		}

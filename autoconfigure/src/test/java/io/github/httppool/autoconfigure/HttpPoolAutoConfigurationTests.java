@@ -161,6 +161,16 @@ class HttpPoolAutoConfigurationTests {
 	}
 
 	@Test
+	void bootsBuildersKeepAnotherFactoryChosenInSpringHttpClients() {
+		this.contextRunner.withPropertyValues("spring.http.clients.imperative.factory=jdk").run((context) -> {
+			assertThat(context.getBean(ClientHttpRequestFactoryBuilder.class))
+				.isNotInstanceOf(PooledClientHttpRequestFactoryBuilder.class);
+			assertThat(httpClientOf(context.getBean(RestTemplate.class).getRequestFactory()))
+				.isSameAs(context.getBean(CloseableHttpClient.class));
+		});
+	}
+
+	@Test
 	void backsOffWithoutHttpClient5OnTheClasspath() {
 		this.contextRunner.withClassLoader(new FilteredClassLoader(PoolingHttpClientConnectionManager.class))
 			.run((context) -> assertThat(context).doesNotHaveBean(HttpPools.class)

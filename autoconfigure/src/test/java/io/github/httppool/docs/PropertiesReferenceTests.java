@@ -73,7 +73,8 @@ class PropertiesReferenceTests {
 		page.append("(the same text your IDE shows). Do not edit by hand: run\n");
 		page.append("`mvn -pl autoconfigure -am test -Dtest=PropertiesReferenceTests ");
 		page.append("-Dsurefire.failIfNoSpecifiedTests=false -Dhttppool.docs.update=true`.\n\n");
-		page.append("Every key of the default client (all but `http.pool.enabled` and `http.pool.clients`) can also be ");
+		page.append("Every key of the default client (all but `http.pool.enabled`, `http.pool.clients`, ");
+		page.append("`http.pool.metrics.*` and `http.pool.health.*`) can also be ");
 		page.append("set per named client as `http.pool.clients.<name>.<key>`; a named client inherits every key it ");
 		page.append("does not set from `http.pool`.\n\n");
 		page.append("| Key | Type | Default | Description |\n");

@@ -1,0 +1,136 @@
+package io.github.httppool.autoconfigure.warmup;
+
+import java.net.ProxySelector;
+import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import io.github.httppool.autoconfigure.HttpPoolAutoConfiguration;
+import io.github.httppool.autoconfigure.HttpPoolClientProperties;
+import io.github.httppool.autoconfigure.HttpPoolClients;
+import io.github.httppool.autoconfigure.PooledRestClients;
+import io.github.httppool.pool.ConfiguredProxyRoutePlanner;
+import io.github.httppool.pool.HttpPool;
+import io.github.httppool.pool.HttpPools;
+import io.github.httppool.pool.RouteKey;
+import io.github.httppool.warmup.ConnectionPreOpener;
+import io.github.httppool.warmup.HttpPoolWarmer;
+import io.github.httppool.warmup.KeepWarm;
+import io.github.httppool.warmup.PoolWarmup;
+import io.github.httppool.warmup.PoolWarmups;
+import io.github.httppool.warmup.WarmupOutcomes;
+import io.github.httppool.warmup.WarmupRequest;
+import io.github.httppool.warmup.WarmupTarget;
+import org.apache.hc.client5.http.impl.DefaultSchemePortResolver;
+import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
+import org.apache.hc.client5.http.impl.routing.SystemDefaultRoutePlanner;
+import org.apache.hc.client5.http.routing.HttpRoutePlanner;
+import org.apache.hc.core5.http.HttpHost;
+
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.web.client.RestClient;
+
+/**
+ * Auto-configuration of the warm-up of the managed pools ({@code http.pool.warmup.*} for
+ * the default client, {@code http.pool.clients.<name>.warmup.*} for named ones): an
+ * application runner that pre-opens connections, rehearses the request path and sends
+ * the warm-up requests asked for before the application reports itself ready, and a
+ * lifecycle bean that keeps {@code min-idle} connections warm.
+ *
+ * @since 0.1.0
+ */
+@AutoConfiguration(after = HttpPoolAutoConfiguration.class)
+@ConditionalOnClass({ PoolingHttpClientConnectionManager.class, RestClient.class })
+@ConditionalOnBooleanProperty(name = "http.pool.enabled", matchIfMissing = true)
+@ConditionalOnBean({ HttpPools.class, HttpPoolClients.class, PooledRestClients.class })
+public final class HttpPoolWarmupAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean
+	WarmupOutcomes httpPoolWarmupOutcomes() {
+		return new WarmupOutcomes();
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	PoolWarmups httpPoolWarmups(HttpPoolClients httpPoolClients, HttpPools httpPools,
+			PooledRestClients pooledRestClients) {
+		List<PoolWarmup> warmups = new ArrayList<>();
+		for (String name : httpPoolClients.names()) {
+			HttpPoolClientProperties client = httpPoolClients.get(name);
+			HttpPool pool = httpPools.get(name);
+			if (pool != null && client.getWarmup().isEnabled()) {
+				warmups.add(warmup(name, client, pool, pooledRestClients));
+			}
+		}
+		return new PoolWarmups(warmups);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	HttpPoolWarmer httpPoolWarmer(PoolWarmups httpPoolWarmups, WarmupOutcomes httpPoolWarmupOutcomes) {
+		return new HttpPoolWarmer(httpPoolWarmups, httpPoolWarmupOutcomes);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	KeepWarm httpPoolKeepWarm(PoolWarmups httpPoolWarmups) {
+		return new KeepWarm(httpPoolWarmups);
+	}
+
+	private static PoolWarmup warmup(String name, HttpPoolClientProperties client, HttpPool pool,
+			PooledRestClients pooledRestClients) {
+		HttpPoolClientProperties.Warmup warmup = client.getWarmup();
+		List<WarmupTarget> targets = new ArrayList<>();
+		for (HttpPoolClientProperties.Warmup.Target target : warmup.getTargets()) {
+			URI url = WarmupTarget.parseUrl(String.valueOf(target.getUrl()));
+			targets.add(new WarmupTarget(url, target.getConnections(), target.getMinIdle(),
+					target.getRequests().stream().map(WarmupRequest::parse).toList(), keepAlive(client, url)));
+		}
+		int rehearsal = warmup.getRehearsal().isEnabled() ? warmup.getRehearsal().getRequests() : 0;
+		PoolWarmup.Settings settings = new PoolWarmup.Settings(warmup.getBudget(), warmup.isFailOnError(), rehearsal,
+				warmup.getKeepWarm().intervalOrDefault(client.getValidateAfterInactivity()),
+				HttpPoolClients.prefix(name) + "warmup.");
+		ConnectionPreOpener preOpener = new ConnectionPreOpener(name, pool.connectionManager(), routePlanner(client));
+		return new PoolWarmup(pool, preOpener, targets, settings, () -> pooledRestClients.restClientBuilder(name));
+	}
+
+	/**
+	 * Return how long a connection opened without a request may stay idle: what the
+	 * client's keep-alive strategy decides for a response without a {@code Keep-Alive}
+	 * header on the target's route.
+	 */
+	static Duration keepAlive(HttpPoolClientProperties client, URI url) {
+		Duration keepAlive = client.getKeepAlive().getDefaultTimeout();
+		HttpHost host = new HttpHost(url.getScheme(), url.getHost(), url.getPort());
+		for (Map.Entry<String, HttpPoolClientProperties.Route> route : client.getRoutes().entrySet()) {
+			Duration max = route.getValue().getKeepAliveMaxTimeout();
+			if (max != null && RouteKey.parse(route.getKey()).matches(host)) {
+				return (max.compareTo(keepAlive) < 0) ? max : keepAlive;
+			}
+		}
+		return keepAlive;
+	}
+
+	/**
+	 * Return the route planner the client's HTTP client uses, so that connections are
+	 * pre-opened on the routes requests take: a configured proxy's, else the JVM's proxy
+	 * settings (the starter's clients are built with {@code useSystemProperties()}).
+	 */
+	static HttpRoutePlanner routePlanner(HttpPoolClientProperties client) {
+		HttpPoolClientProperties.Proxy proxy = client.getProxy();
+		if (proxy.getHost() != null) {
+			return new ConfiguredProxyRoutePlanner(new HttpHost("http", proxy.getHost(), proxy.getPort()),
+					proxy.getNonProxyHosts());
+		}
+		return new SystemDefaultRoutePlanner(DefaultSchemePortResolver.INSTANCE, ProxySelector.getDefault());
+	}
+
+}

@@ -1,0 +1,40 @@
+package io.github.httppool.metrics;
+
+import java.io.IOException;
+
+import org.apache.hc.client5.http.classic.ExecChain;
+import org.apache.hc.client5.http.classic.ExecChainHandler;
+import org.apache.hc.core5.http.ClassicHttpRequest;
+import org.apache.hc.core5.http.ClassicHttpResponse;
+import org.apache.hc.core5.http.ConnectionRequestTimeoutException;
+import org.apache.hc.core5.http.HttpException;
+
+/**
+ * Exec chain handler, placed before HttpClient's {@code CONNECT} step (which leases the
+ * connection), that replaces HttpClient's {@code Timeout deadline: ...} pool timeout with
+ * an {@link HttpPoolExhaustedException} that says what happened and what to change.
+ */
+final class PoolExhaustionHandler implements ExecChainHandler {
+
+	private final PoolMonitor monitor;
+
+	PoolExhaustionHandler(PoolMonitor monitor) {
+		this.monitor = monitor;
+	}
+
+	@Override
+	public ClassicHttpResponse execute(ClassicHttpRequest request, ExecChain.Scope scope, ExecChain chain)
+			throws IOException, HttpException {
+		long start = System.nanoTime();
+		try {
+			return chain.proceed(request, scope);
+		}
+		catch (ConnectionRequestTimeoutException ex) {
+			if (ex instanceof HttpPoolExhaustedException) {
+				throw ex;
+			}
+			throw this.monitor.exhausted(scope.route, System.nanoTime() - start, ex);
+		}
+	}
+
+}

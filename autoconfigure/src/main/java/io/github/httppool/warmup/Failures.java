@@ -1,0 +1,43 @@
+package io.github.httppool.warmup;
+
+/**
+ * Describes failures in one line for a log or a report: the exception's type and
+ * message, and its root cause when that adds something.
+ */
+final class Failures {
+
+	private Failures() {
+	}
+
+	static String describe(Throwable failure) {
+		Throwable top = failure;
+		while ((top instanceof java.util.concurrent.CompletionException
+				|| top instanceof java.util.concurrent.ExecutionException) && top.getCause() != null) {
+			top = top.getCause();
+		}
+		Throwable root = top;
+		while (root.getCause() != null && root.getCause() != root) {
+			root = root.getCause();
+		}
+		String description = text(top);
+		if (root != top && root.getMessage() != null && !description.contains(root.getMessage())) {
+			description += " (caused by " + text(root) + ")";
+		}
+		return description;
+	}
+
+	/**
+	 * Format a duration the way it is configured: {@code 5s}, {@code 700ms}.
+	 */
+	static String format(java.time.Duration duration) {
+		long millis = duration.toMillis();
+		return (millis % 1000 == 0) ? (millis / 1000) + "s" : millis + "ms";
+	}
+
+	private static String text(Throwable failure) {
+		String message = failure.getMessage();
+		String type = failure.getClass().getSimpleName();
+		return (message != null && !message.isBlank()) ? type + ": " + message : type;
+	}
+
+}

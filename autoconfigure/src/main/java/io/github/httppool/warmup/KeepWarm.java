@@ -1,0 +1,116 @@
+package io.github.httppool.warmup;
+
+import java.util.List;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.context.SmartLifecycle;
+
+/**
+ * Keeps {@code min-idle} idle connections open to every target that asks for it, across
+ * idle periods, on one daemon thread named {@value #THREAD_NAME}: every
+ * {@code keep-warm.interval} it checks the idle connections the way a request's lease
+ * does and re-opens the ones the server, the evictor or the time to live closed, without
+ * sending requests (see {@link PoolWarmup#keepWarm()}).
+ * <p>
+ * It stops first on shutdown, before the web server's graceful shutdown, so that no
+ * connection is opened while the application shuts down.
+ *
+ * @since 0.1.0
+ */
+public final class KeepWarm implements SmartLifecycle {
+
+	/**
+	 * The name of the keep-warm thread.
+	 */
+	public static final String THREAD_NAME = "http-pool-keep-warm";
+
+	private static final Log logger = LogFactory.getLog(KeepWarm.class);
+
+	private final List<PoolWarmup> warmups;
+
+	private final Object monitor = new Object();
+
+	private @Nullable ScheduledExecutorService executor;
+
+	private volatile boolean running;
+
+	/**
+	 * Create a new instance.
+	 * @param warmups the warm-ups whose targets with {@code min-idle} are kept warm
+	 */
+	public KeepWarm(PoolWarmups warmups) {
+		this.warmups = warmups.all().stream().filter(PoolWarmup::hasKeepWarm).toList();
+	}
+
+	@Override
+	public void start() {
+		synchronized (this.monitor) {
+			if (this.running) {
+				return;
+			}
+			this.running = true;
+			if (this.warmups.isEmpty()) {
+				return;
+			}
+			ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1, (task) -> {
+				Thread thread = new Thread(task, THREAD_NAME);
+				thread.setDaemon(true);
+				return thread;
+			});
+			executor.setRemoveOnCancelPolicy(true);
+			for (PoolWarmup warmup : this.warmups) {
+				long interval = warmup.settings().keepWarmInterval().toMillis();
+				executor.scheduleWithFixedDelay(() -> keepWarm(warmup), interval, interval, TimeUnit.MILLISECONDS);
+			}
+			this.executor = executor;
+		}
+	}
+
+	private void keepWarm(PoolWarmup warmup) {
+		try {
+			warmup.keepWarm();
+		}
+		catch (RuntimeException ex) {
+			logger.warn("HTTP pool '" + warmup.name() + "': keep-warm failed: " + ex);
+		}
+	}
+
+	@Override
+	public void stop() {
+		ScheduledExecutorService executor;
+		synchronized (this.monitor) {
+			executor = this.executor;
+			this.executor = null;
+			this.running = false;
+		}
+		if (executor != null) {
+			executor.shutdownNow();
+			try {
+				executor.awaitTermination(2, TimeUnit.SECONDS);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+		}
+	}
+
+	@Override
+	public boolean isRunning() {
+		return this.running;
+	}
+
+	/**
+	 * Return what keep-warm did so far, per kept-warm target of every pool.
+	 * @return the status of every kept-warm target
+	 */
+	public List<PoolWarmup.KeepWarmStatus> status() {
+		return this.warmups.stream().flatMap((warmup) -> warmup.keepWarmStatus().stream()).toList();
+	}
+
+}

@@ -1,0 +1,67 @@
+package io.github.httppool.warmup;
+
+import java.util.Locale;
+
+import org.springframework.http.HttpMethod;
+import org.springframework.util.Assert;
+
+/**
+ * A real request sent to a warm-up target when the user asks for one, written
+ * {@code METHOD path}, such as {@code HEAD /health}.
+ *
+ * @param method the HTTP method, upper case
+ * @param path the path, optionally with a query, resolved against the target's URL
+ * @since 0.1.0
+ */
+public record WarmupRequest(String method, String path) {
+
+	/**
+	 * Create a new instance.
+	 * @param method the HTTP method, upper case
+	 * @param path the path, resolved against the target's URL
+	 */
+	public WarmupRequest {
+		Assert.hasText(method, "'method' must not be empty");
+		Assert.hasText(path, "'path' must not be empty");
+	}
+
+	/**
+	 * Parse {@code METHOD path}.
+	 * @param text the request, such as {@code HEAD /health} or {@code GET status}
+	 * @return the request
+	 * @throws IllegalArgumentException with a message that says what is expected
+	 */
+	public static WarmupRequest parse(String text) {
+		String trimmed = text.trim();
+		int space = trimmed.indexOf(' ');
+		if (space < 1) {
+			throw new IllegalArgumentException("'" + text + "' must be 'METHOD path', such as 'HEAD /health'");
+		}
+		String method = trimmed.substring(0, space).toUpperCase(Locale.ROOT);
+		String path = trimmed.substring(space + 1).trim();
+		if (!method.chars().allMatch((c) -> c >= 'A' && c <= 'Z')) {
+			throw new IllegalArgumentException("'" + text + "' starts with '" + trimmed.substring(0, space)
+					+ "', which is not an HTTP method; write 'METHOD path', such as 'HEAD /health'");
+		}
+		if (path.isEmpty() || path.contains(" ") || path.contains("://")) {
+			throw new IllegalArgumentException("'" + text + "' must be 'METHOD path' with a path relative to the"
+					+ " target's URL, such as 'HEAD /health'");
+		}
+		return new WarmupRequest(method, path);
+	}
+
+	/**
+	 * Return the method.
+	 * @return the Spring HTTP method
+	 */
+	public HttpMethod httpMethod() {
+		return HttpMethod.valueOf(this.method);
+	}
+
+	@Override
+	public String toString() {
+		int query = this.path.indexOf('?');
+		return this.method + " " + ((query >= 0) ? this.path.substring(0, query) : this.path);
+	}
+
+}

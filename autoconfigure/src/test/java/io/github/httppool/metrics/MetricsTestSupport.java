@@ -1,0 +1,81 @@
+package io.github.httppool.metrics;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import io.github.httppool.autoconfigure.HttpPoolAutoConfiguration;
+import io.github.httppool.autoconfigure.metrics.HttpPoolLeakDetectionAutoConfiguration;
+import io.github.httppool.autoconfigure.metrics.HttpPoolMetricsAutoConfiguration;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.ssl.SslAutoConfiguration;
+import org.springframework.boot.http.client.autoconfigure.HttpClientAutoConfiguration;
+import org.springframework.boot.http.client.autoconfigure.imperative.ImperativeHttpClientAutoConfiguration;
+import org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration;
+import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
+import org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration;
+import org.springframework.boot.restclient.autoconfigure.RestClientAutoConfiguration;
+import org.springframework.boot.restclient.autoconfigure.RestTemplateAutoConfiguration;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+/**
+ * Context runners for tests of the pools' observability, with Spring Boot's Micrometer
+ * auto-configuration (a real {@code SimpleMeterRegistry}).
+ */
+final class MetricsTestSupport {
+
+	private MetricsTestSupport() {
+	}
+
+	static ApplicationContextRunner withoutMetrics() {
+		return new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(HttpPoolAutoConfiguration.class,
+				HttpClientAutoConfiguration.class, SslAutoConfiguration.class,
+				ImperativeHttpClientAutoConfiguration.class, RestClientAutoConfiguration.class,
+				RestTemplateAutoConfiguration.class, HttpPoolLeakDetectionAutoConfiguration.class));
+	}
+
+	static ApplicationContextRunner withMetrics() {
+		return withoutMetrics().withConfiguration(AutoConfigurations.of(MetricsAutoConfiguration.class,
+				CompositeMeterRegistryAutoConfiguration.class, SimpleMetricsExportAutoConfiguration.class,
+				HttpPoolMetricsAutoConfiguration.class));
+	}
+
+	/**
+	 * Run {@code callers} tasks at once and return their results in order; a task's
+	 * exception is returned as its result.
+	 */
+	static List<Object> runConcurrently(int callers, Callable<?> task) throws InterruptedException {
+		ExecutorService executor = Executors.newFixedThreadPool(callers);
+		try {
+			CountDownLatch start = new CountDownLatch(1);
+			List<Future<?>> futures = new ArrayList<>();
+			for (int i = 0; i < callers; i++) {
+				futures.add(executor.submit(() -> {
+					start.await();
+					return task.call();
+				}));
+			}
+			start.countDown();
+			List<Object> results = new ArrayList<>();
+			for (Future<?> future : futures) {
+				try {
+					results.add(future.get(60, TimeUnit.SECONDS));
+				}
+				catch (Exception ex) {
+					results.add((ex.getCause() != null) ? ex.getCause() : ex);
+				}
+			}
+			return results;
+		}
+		finally {
+			executor.shutdownNow();
+		}
+	}
+
+}

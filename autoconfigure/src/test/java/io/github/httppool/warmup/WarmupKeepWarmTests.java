@@ -1,0 +1,110 @@
+package io.github.httppool.warmup;
+
+import java.time.Duration;
+
+import io.github.httppool.autoconfigure.HttpPoolAutoConfiguration;
+import io.github.httppool.testsupport.LoopbackHttpServer;
+import io.github.httppool.testsupport.TestTls;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.context.ConfigurableApplicationContext;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Keep-warm keeps {@code min-idle} connections open across idle periods, without
+ * requests, and leaves the connections above {@code min-idle} to the evictor.
+ */
+class WarmupKeepWarmTests {
+
+	private LoopbackHttpServer server;
+
+	@AfterEach
+	void closeServer() {
+		if (this.server != null) {
+			this.server.close();
+		}
+	}
+
+	@Test
+	void afterTheServerClosesIdleConnectionsThePoolIsBackAtMinIdleWithinTheIntervalWithoutRequests() {
+		this.server = LoopbackHttpServer.mtls();
+		String[] properties = WarmupPreOpenTests.concat(TestTls.clientBundleProperties("partner", true),
+				"http.pool.ssl.bundle=partner", "http.pool.validate-after-inactivity=200ms",
+				"http.pool.warmup.rehearsal.enabled=false", "http.pool.warmup.keep-warm.interval=500ms",
+				"http.pool.warmup.targets[0].url=" + this.server.baseUrl(), "http.pool.warmup.targets[0].connections=2",
+				"http.pool.warmup.targets[0].min-idle=2");
+		try (ConfigurableApplicationContext context = WarmupTestSupport.run(properties)) {
+			this.server.awaitOpenConnections(2, Duration.ofSeconds(2));
+			this.server.idleTimeout(Duration.ofMillis(300));
+			this.server.awaitClosedByServer(2, Duration.ofSeconds(2));
+			this.server.idleTimeout(null);
+			long closedAt = System.nanoTime();
+			this.server.await("2 new connections", () -> this.server.acceptedConnections() == 4
+					&& this.server.openConnections() == 2, Duration.ofSeconds(3));
+			long millis = (System.nanoTime() - closedAt) / 1_000_000;
+			assertThat(millis).as("re-opened within the keep-warm interval (plus scheduling slack)").isLessThan(1200);
+			this.server.await("4 handshakes", () -> this.server.completedTlsHandshakes() == 4, Duration.ofSeconds(1));
+			assertThat(this.server.totalRequests()).isZero();
+			assertThat(WarmupTestSupport.stats(context, HttpPoolAutoConfiguration.DEFAULT_CLIENT).getAvailable())
+				.isEqualTo(2);
+			KeepWarm keepWarm = context.getBean(KeepWarm.class);
+			assertThat(keepWarm.status()).singleElement().satisfies((status) -> {
+				assertThat(status.reopened()).isEqualTo(2);
+				assertThat(status.lastFailure()).isNull();
+			});
+			context.getBean(org.springframework.web.client.RestClient.class)
+				.get()
+				.uri(this.server.url("/after-idle"))
+				.retrieve()
+				.toBodilessEntity();
+			assertThat(this.server.requests()).singleElement()
+				.satisfies((request) -> assertThat(request.connection()).as("the call after idle used a kept connection")
+					.isLessThanOrEqualTo(4));
+		}
+	}
+
+	@Test
+	void keepWarmLeavesConnectionsAboveMinIdleToTheEvictorAndDoesNotReopenThem() throws InterruptedException {
+		this.server = LoopbackHttpServer.http();
+		try (ConfigurableApplicationContext context = WarmupTestSupport.run(
+				"http.pool.validate-after-inactivity=100ms", "http.pool.eviction.interval=200ms",
+				"http.pool.eviction.idle-timeout=1s", "http.pool.warmup.rehearsal.enabled=false",
+				"http.pool.warmup.keep-warm.interval=300ms", "http.pool.warmup.targets[0].url=" + this.server.baseUrl(),
+				"http.pool.warmup.targets[0].connections=3", "http.pool.warmup.targets[0].min-idle=1")) {
+			this.server.awaitOpenConnections(3, Duration.ofSeconds(2));
+			this.server.awaitClosedByClient(2, Duration.ofSeconds(4));
+			Thread.sleep(1500);
+			assertThat(this.server.openConnections()).as("min-idle stays open past the idle timeout").isEqualTo(1);
+			assertThat(this.server.closedByClient()).isEqualTo(2);
+			assertThat(this.server.acceptedConnections()).as("nothing re-opened").isEqualTo(3);
+			assertThat(this.server.totalRequests()).isZero();
+		}
+	}
+
+	@Test
+	void keepWarmStopsWithTheContext() throws InterruptedException {
+		this.server = LoopbackHttpServer.http();
+		ConfigurableApplicationContext context = WarmupTestSupport.run("http.pool.warmup.rehearsal.enabled=false",
+				"http.pool.validate-after-inactivity=100ms", "http.pool.warmup.keep-warm.interval=200ms",
+				"http.pool.warmup.targets[0].url=" + this.server.baseUrl(), "http.pool.warmup.targets[0].min-idle=1");
+		Thread.sleep(300);
+		assertThat(keepWarmThreads()).isEqualTo(1);
+		context.close();
+		assertThat(keepWarmThreads()).isZero();
+		this.server.awaitOpenConnections(0, Duration.ofSeconds(2));
+		int accepted = this.server.acceptedConnections();
+		Thread.sleep(500);
+		assertThat(this.server.acceptedConnections()).as("nothing opened after shutdown").isEqualTo(accepted);
+	}
+
+	private static long keepWarmThreads() {
+		return Thread.getAllStackTraces()
+			.keySet()
+			.stream()
+			.filter((thread) -> thread.isAlive() && thread.getName().equals(KeepWarm.THREAD_NAME))
+			.count();
+	}
+
+}

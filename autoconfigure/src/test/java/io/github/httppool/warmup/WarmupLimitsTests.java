@@ -1,0 +1,156 @@
+package io.github.httppool.warmup;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import io.github.httppool.testsupport.LoopbackHttpServer;
+import org.apache.hc.client5.http.HttpRoute;
+import org.apache.hc.client5.http.impl.DefaultSchemePortResolver;
+import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
+import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuilder;
+import org.apache.hc.client5.http.impl.routing.DefaultProxyRoutePlanner;
+import org.apache.hc.client5.http.impl.routing.DefaultRoutePlanner;
+import org.apache.hc.core5.http.HttpHost;
+import org.apache.hc.core5.io.CloseMode;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Pre-opening respects the pool: never more than a route or the pool allows, never an
+ * idle connection of another route closed to make room, never through a proxy, never a
+ * wait for a free slot.
+ */
+class WarmupLimitsTests {
+
+	private static final Duration AWAIT = Duration.ofSeconds(2);
+
+	private final LoopbackHttpServer first = LoopbackHttpServer.http();
+
+	private final LoopbackHttpServer second = LoopbackHttpServer.http();
+
+	private PoolingHttpClientConnectionManager manager;
+
+	@AfterEach
+	void close() {
+		if (this.manager != null) {
+			this.manager.close(CloseMode.IMMEDIATE);
+		}
+		this.first.close();
+		this.second.close();
+	}
+
+	@Test
+	void preOpeningNeverExceedsTheRoutesLimitNorWaitsForASlot() {
+		this.manager = manager(10, 2);
+		long start = System.nanoTime();
+		PreOpenResult result = preOpener().open(target(this.first, 5), 5, 0, deadline(), Runnable::run);
+		assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).isLessThan(1000);
+		assertThat(result.opened()).isEqualTo(2);
+		assertThat(result.notAttempted()).isEqualTo(3);
+		this.first.await("2 accepted", () -> this.first.acceptedConnections() == 2, AWAIT);
+		assertThat(this.manager.getTotalStats().getAvailable()).isEqualTo(2);
+		assertThat(this.manager.getTotalStats().getLeased()).isZero();
+	}
+
+	@Test
+	void preOpeningNeverClosesAnotherRoutesIdleConnectionToMakeRoom() {
+		this.manager = manager(3, 3);
+		ConnectionPreOpener preOpener = preOpener();
+		assertThat(preOpener.open(target(this.first, 2), 2, 0, deadline(), Runnable::run).opened()).isEqualTo(2);
+		PreOpenResult second = preOpener.open(target(this.second, 3), 3, 0, deadline(), Runnable::run);
+		assertThat(second.opened()).as("only the one free slot is used").isEqualTo(1);
+		this.first.awaitOpenConnections(2, AWAIT);
+		assertThat(this.first.closedByClient()).isZero();
+		assertThat(this.manager.getTotalStats().getAvailable()).isEqualTo(3);
+	}
+
+	@Test
+	void reservedSlotsAreLeftFree() {
+		this.manager = manager(3, 3);
+		PreOpenResult result = preOpener().open(target(this.first, 3), 3, 1, deadline(), Runnable::run);
+		assertThat(result.opened()).isEqualTo(2);
+		assertThat(preOpener().freeCapacity()).isEqualTo(1);
+	}
+
+	@Test
+	void idleConnectionsAlreadyOpenAreCountedAndNotDuplicated() {
+		this.manager = manager(10, 10);
+		preOpener().open(target(this.first, 2), 2, 0, deadline(), Runnable::run);
+		PreOpenResult again = preOpener().open(target(this.first, 3), 3, 0, deadline(), Runnable::run);
+		assertThat(again.alreadyOpen()).isEqualTo(2);
+		assertThat(again.opened()).isEqualTo(1);
+		this.first.await("3 accepted", () -> this.first.acceptedConnections() == 3, AWAIT);
+	}
+
+	@Test
+	void idleConnectionsTheServerClosedAreReplaced() throws InterruptedException {
+		this.manager = PoolingHttpClientConnectionManagerBuilder.create()
+			.setDefaultConnectionConfig(org.apache.hc.client5.http.config.ConnectionConfig.custom()
+				.setValidateAfterInactivity(org.apache.hc.core5.util.TimeValue.ofMilliseconds(50))
+				.build())
+			.build();
+		preOpener().open(target(this.first, 2), 2, 0, deadline(), Runnable::run);
+		this.first.idleTimeout(Duration.ofMillis(100));
+		this.first.awaitClosedByServer(2, Duration.ofSeconds(2));
+		Thread.sleep(100);
+		PreOpenResult again = preOpener().open(target(this.first, 2), 2, 0, deadline(), Runnable::run);
+		assertThat(again.alreadyOpen()).isZero();
+		assertThat(again.opened()).isEqualTo(2);
+		this.first.await("4 accepted", () -> this.first.acceptedConnections() == 4, AWAIT);
+	}
+
+	@Test
+	void keepWarmLeavesARouteAloneWhileRequestsUseIt() throws Exception {
+		this.manager = manager(10, 10);
+		ConnectionPreOpener preOpener = preOpener();
+		HttpRoute route = preOpener.route(URI.create(this.first.baseUrl()));
+		var inUse = this.manager.lease("request", route, org.apache.hc.core5.util.Timeout.ofSeconds(1), null)
+			.get(org.apache.hc.core5.util.Timeout.ofSeconds(1));
+		PreOpenResult result = preOpener.topUp(target(this.first, 2), 2, deadline());
+		assertThat(result.skipped()).contains("requests are using");
+		this.manager.release(inUse, null, org.apache.hc.core5.util.TimeValue.ZERO_MILLISECONDS);
+		assertThat(preOpener.topUp(target(this.first, 2), 2, deadline()).opened()).isEqualTo(2);
+	}
+
+	@Test
+	void aRouteThroughAProxyIsNotPreOpened() {
+		this.manager = manager(10, 10);
+		ConnectionPreOpener preOpener = new ConnectionPreOpener("test", this.manager,
+				new DefaultProxyRoutePlanner(new HttpHost("http", "127.0.0.1", this.second.port())));
+		PreOpenResult result = preOpener.open(target(this.first, 1), 1, 0, deadline(), Runnable::run);
+		assertThat(result.skipped()).contains("go through the proxy 127.0.0.1:" + this.second.port());
+		assertThat(this.second.acceptedConnections()).isZero();
+		assertThat(this.first.acceptedConnections()).isZero();
+	}
+
+	@Test
+	void theRouteIsTheOneRequestsTake() throws Exception {
+		this.manager = manager(10, 10);
+		HttpRoute route = preOpener().route(URI.create("https://Example.COM/path?q=1"));
+		assertThat(route).isEqualTo(new HttpRoute(new HttpHost("https", "example.com", 443), null, true));
+	}
+
+	private ConnectionPreOpener preOpener() {
+		return new ConnectionPreOpener("test", this.manager, new DefaultRoutePlanner(DefaultSchemePortResolver.INSTANCE));
+	}
+
+	private static PoolingHttpClientConnectionManager manager(int maxTotal, int maxPerRoute) {
+		return PoolingHttpClientConnectionManagerBuilder.create()
+			.setMaxConnTotal(maxTotal)
+			.setMaxConnPerRoute(maxPerRoute)
+			.build();
+	}
+
+	private static WarmupTarget target(LoopbackHttpServer server, int connections) {
+		return new WarmupTarget(URI.create(server.baseUrl()), connections, 0, List.of(), Duration.ofSeconds(20));
+	}
+
+	private static long deadline() {
+		return System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+	}
+
+}

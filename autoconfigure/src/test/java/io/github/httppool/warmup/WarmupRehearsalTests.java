@@ -1,0 +1,154 @@
+package io.github.httppool.warmup;
+
+import java.net.URI;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import io.github.httppool.autoconfigure.HttpPoolAutoConfiguration;
+import io.github.httppool.testsupport.LoopbackHttpServer;
+import io.github.httppool.testsupport.TestTls;
+import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
+import org.apache.hc.client5.http.impl.classic.HttpClients;
+import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuilder;
+import org.apache.hc.client5.http.ssl.DefaultClientTlsStrategy;
+import org.apache.hc.client5.http.ssl.HostnameVerificationPolicy;
+import org.apache.hc.client5.http.ssl.NoopHostnameVerifier;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.restclient.RestClientCustomizer;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.http.HttpMethod;
+import org.springframework.http.MediaType;
+import org.springframework.http.client.HttpComponentsClientHttpRequestFactory;
+import org.springframework.web.client.RestClient;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The rehearsal runs the client's whole request path against an in-process loopback
+ * endpoint and sends nothing to any configured target.
+ */
+class WarmupRehearsalTests {
+
+	@Test
+	void theRehearsalSendsNothingToConfiguredTargets() {
+		try (LoopbackHttpServer server = LoopbackHttpServer.http();
+				ConfigurableApplicationContext context = WarmupTestSupport.run(
+						"http.pool.warmup.targets[0].url=" + server.baseUrl(),
+						"http.pool.warmup.targets[0].connections=2", "http.pool.warmup.rehearsal.requests=120")) {
+			WarmupOutcome outcome = WarmupTestSupport.outcome(context, HttpPoolAutoConfiguration.DEFAULT_CLIENT);
+			assertThat(outcome.rehearsal().completed()).isEqualTo(120);
+			assertThat(outcome.rehearsal().failure()).isNull();
+			server.awaitOpenConnections(2, java.time.Duration.ofSeconds(2));
+			assertThat(server.acceptedConnections()).isEqualTo(2);
+			assertThat(server.totalRequests()).isZero();
+			assertThat(WarmupTestSupport.stats(context, HttpPoolAutoConfiguration.DEFAULT_CLIENT).getAvailable())
+				.as("only the target's connections stay in the pool")
+				.isEqualTo(2);
+		}
+	}
+
+	@Test
+	void theRehearsalGoesThroughTheSpringCustomizedClientWithJsonAndMarkedRequests() {
+		try (ConfigurableApplicationContext context = WarmupTestSupport.application(RecordingCustomizer.class)
+			.run(WarmupTestSupport.arguments("http.pool.warmup.rehearsal.requests=30"))) {
+			List<Recorded> recorded = context.getBean(RecordingCustomizer.class).requests;
+			assertThat(recorded).as("30 rehearsal requests and the one that closes the connection").hasSize(31);
+			assertThat(recorded).allSatisfy((request) -> {
+				assertThat(request.uri().getHost()).isEqualTo("127.0.0.1");
+				assertThat(request.attribute()).isEqualTo(PoolWarmup.REHEARSAL);
+			});
+			assertThat(recorded).filteredOn((request) -> request.method() == HttpMethod.POST)
+				.hasSize(10)
+				.allSatisfy((request) -> assertThat(request.contentType()).isEqualTo(MediaType.APPLICATION_JSON));
+		}
+	}
+
+	@Test
+	void theRehearsalOpensAndClosesItsOwnConnectionsAndLeavesNoneInThePool() throws Exception {
+		try (LoopbackHttpServer server = LoopbackHttpServer.http();
+				RehearsalEndpoint endpoint = RehearsalEndpoint.start("test-rehearsal")) {
+			RehearsalOutcome outcome = new Rehearsal(RestClient.create(), endpoint.baseUrl()).run(120,
+					System.nanoTime() + 30_000_000_000L);
+			assertThat(outcome.completed()).isEqualTo(120);
+			assertThat(outcome.failure()).isNull();
+			assertThat(endpoint.requests()).isEqualTo(121);
+			assertThat(endpoint.connections()).as("a new connection every %d requests",
+					RehearsalEndpoint.REQUESTS_PER_CONNECTION)
+				.isEqualTo(3);
+			assertThat(server.totalRequests()).isZero();
+		}
+	}
+
+	@Test
+	void theTlsLegRunsOverARealTlsConnectionWithAThrowAwayCertificate() throws Exception {
+		RehearsalTls tls = RehearsalTls.create();
+		try (RehearsalEndpoint endpoint = RehearsalEndpoint.start("test-rehearsal-tls", tls.serverContext());
+				CloseableHttpClient httpClient = HttpClients.custom()
+					.setConnectionManager(PoolingHttpClientConnectionManagerBuilder.create()
+						.setTlsSocketStrategy(new DefaultClientTlsStrategy(tls.clientContext(),
+								HostnameVerificationPolicy.CLIENT, NoopHostnameVerifier.INSTANCE))
+						.build())
+					.build()) {
+			assertThat(endpoint.baseUrl()).startsWith("https://127.0.0.1:");
+			RestClient client = RestClient.builder()
+				.requestFactory(new HttpComponentsClientHttpRequestFactory(httpClient))
+				.build();
+			RehearsalOutcome outcome = new Rehearsal(client, endpoint.baseUrl()).run(60,
+					System.nanoTime() + 30_000_000_000L);
+			assertThat(outcome.failure()).isNull();
+			assertThat(outcome.completed()).isEqualTo(60);
+			assertThat(endpoint.requests()).isEqualTo(61);
+		}
+	}
+
+	@Test
+	void aClientWithAnHttpsTargetRehearsesOverTlsToo() {
+		try (LoopbackHttpServer server = LoopbackHttpServer.https();
+				ConfigurableApplicationContext context = WarmupTestSupport.run(
+						WarmupPreOpenTests.concat(TestTls.clientBundleProperties("upstream", false),
+								"http.pool.ssl.bundle=upstream", "http.pool.warmup.rehearsal.requests=40",
+								"http.pool.warmup.targets[0].url=" + server.baseUrl()))) {
+			RehearsalOutcome rehearsal = WarmupTestSupport.outcome(context, HttpPoolAutoConfiguration.DEFAULT_CLIENT)
+				.rehearsal();
+			assertThat(rehearsal.failure()).isNull();
+			assertThat(rehearsal.completed()).as("40 over HTTP, 40 over TLS").isEqualTo(80);
+			server.awaitOpenConnections(1, java.time.Duration.ofSeconds(2));
+			assertThat(server.totalRequests()).isZero();
+			assertThat(WarmupTestSupport.stats(context, HttpPoolAutoConfiguration.DEFAULT_CLIENT).getAvailable())
+				.isEqualTo(1);
+		}
+	}
+
+	@Test
+	void theRehearsalStopsAtItsDeadline() throws Exception {
+		try (RehearsalEndpoint endpoint = RehearsalEndpoint.start("test-rehearsal")) {
+			RehearsalOutcome outcome = new Rehearsal(RestClient.create(), endpoint.baseUrl()).run(1000,
+					System.nanoTime());
+			assertThat(outcome.completed()).isZero();
+			assertThat(outcome.skipped()).contains("stopped after 0 of 1000 requests");
+		}
+	}
+
+	record Recorded(HttpMethod method, URI uri, Object attribute, MediaType contentType) {
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class RecordingCustomizer {
+
+		final List<Recorded> requests = new CopyOnWriteArrayList<>();
+
+		@Bean
+		RestClientCustomizer recordingRestClientCustomizer() {
+			return (builder) -> builder.requestInterceptor((request, body, execution) -> {
+				this.requests.add(new Recorded(request.getMethod(), request.getURI(),
+						request.getAttributes().get(PoolWarmup.ATTRIBUTE), request.getHeaders().getContentType()));
+				return execution.execute(request, body);
+			});
+		}
+
+	}
+
+}
