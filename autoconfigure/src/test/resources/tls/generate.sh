@@ -41,4 +41,12 @@ openssl x509 -req -in "$TMP/untrusted-client.csr" -CA untrusted-ca.crt -CAkey "$
   -CAcreateserial -CAserial "$TMP/untrusted-ca.srl" -sha256 -days $DAYS -extfile "$TMP/client.ext" \
   -out untrusted-client.crt
 
+# Server certificate for another host name (CN=other-host.invalid, SAN DNS:other-host.invalid), signed by the
+# test CA: trusted, but it matches neither localhost nor 127.0.0.1 (hostname-verification tests)
+openssl req -newkey rsa:2048 -nodes -sha256 -subj "/CN=other-host.invalid" -keyout other-host.key \
+  -out "$TMP/other-host.csr"
+printf 'basicConstraints=CA:FALSE\nkeyUsage=critical,digitalSignature,keyEncipherment\nextendedKeyUsage=serverAuth\nsubjectAltName=DNS:other-host.invalid\n' > "$TMP/other-host.ext"
+openssl x509 -req -in "$TMP/other-host.csr" -CA ca.crt -CAkey ca.key -CAserial "$TMP/ca.srl" \
+  -sha256 -days $DAYS -extfile "$TMP/other-host.ext" -out other-host.crt
+
 chmod 644 ./*.key ./*.crt
