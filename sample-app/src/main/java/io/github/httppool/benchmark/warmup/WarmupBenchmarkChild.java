@@ -1,0 +1,151 @@
+package io.github.httppool.benchmark.warmup;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+import org.springframework.boot.SpringApplication;
+import io.github.httppool.autoconfigure.HttpPoolAutoConfiguration;
+import io.github.httppool.autoconfigure.warmup.HttpPoolWarmupAutoConfiguration;
+
+import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
+import org.springframework.boot.autoconfigure.availability.ApplicationAvailabilityAutoConfiguration;
+import org.springframework.boot.autoconfigure.ssl.SslAutoConfiguration;
+import org.springframework.boot.http.client.autoconfigure.HttpClientAutoConfiguration;
+import org.springframework.boot.http.client.autoconfigure.imperative.ImperativeHttpClientAutoConfiguration;
+import org.springframework.boot.http.converter.autoconfigure.HttpMessageConvertersAutoConfiguration;
+import org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration;
+import org.springframework.boot.restclient.autoconfigure.RestClientAutoConfiguration;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.web.client.RestClient;
+
+/**
+ * One measured JVM of the {@link WarmupBenchmark}: starts a non-web application with the
+ * starter (all auto-configuration of the sample's class path), then, in lock-step with
+ * the parent over standard input and output, makes the first call, the following calls,
+ * waits until the upstream has closed the idle connections and makes one more call. Each
+ * call is {@code GET /quote/{n}} through the injected {@link RestClient}, its JSON read
+ * into a {@link Quote}; its latency is measured around the call.
+ */
+public final class WarmupBenchmarkChild {
+
+	private WarmupBenchmarkChild() {
+	}
+
+	/**
+	 * Run one measurement.
+	 * @param args {@code key=value} pairs: {@code mode} (on/off), {@code url},
+	 * {@code calls}, {@code steady}, {@code idle-wait-ms}, and Spring Boot arguments
+	 * after {@code --}
+	 * @throws Exception if the measurement fails
+	 */
+	public static void main(String[] args) throws Exception {
+		int separator = Arrays.asList(args).indexOf("--");
+		Map<String, String> options = Arrays.stream(args, 0, (separator >= 0) ? separator : args.length)
+			.map((arg) -> arg.split("=", 2))
+			.collect(Collectors.toMap((pair) -> pair[0], (pair) -> pair[1]));
+		String[] springArgs = (separator >= 0) ? Arrays.copyOfRange(args, separator + 1, args.length) : new String[0];
+		String url = options.get("url");
+		int calls = Integer.parseInt(options.getOrDefault("calls", "1000"));
+		int steadyCalls = Integer.parseInt(options.getOrDefault("steady", "200"));
+		long idleWaitMillis = Long.parseLong(options.getOrDefault("idle-wait-ms", "3000"));
+		boolean text = "string".equals(options.get("body"));
+		BufferedReader parent = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+
+		long start = System.nanoTime();
+		try (ConfigurableApplicationContext context = SpringApplication.run(BenchmarkApplication.class, springArgs)) {
+			long startupNanos = System.nanoTime() - start;
+			RestClient client = context.getBean(RestClient.class);
+			report("READY startup-ms=" + startupNanos / 1_000_000);
+			await(parent);
+			long first = call(client, text, url, 1);
+			report("FIRST " + first);
+			await(parent);
+			long second = call(client, text, url, 2);
+			long tenth = 0;
+			List<Long> steady = new ArrayList<>();
+			for (int i = 3; i <= calls; i++) {
+				long nanos = call(client, text, url, i);
+				if (i == 10) {
+					tenth = nanos;
+				}
+				if (i > calls - steadyCalls) {
+					steady.add(nanos);
+				}
+			}
+			Thread.sleep(idleWaitMillis);
+			report("IDLE_READY");
+			await(parent);
+			long afterIdle = call(client, text, url, calls + 1);
+			StringBuilder more = new StringBuilder("AFTER_IDLE_MORE");
+			for (int i = 2; i <= 5; i++) {
+				more.append(' ').append(call(client, text, url, calls + i) / 1000).append("us");
+			}
+			report(more.toString());
+			report("RESULT first=" + first + " second=" + second + " tenth=" + tenth + " steady=" + median(steady)
+					+ " idle=" + afterIdle + " startup=" + startupNanos);
+			await(parent);
+		}
+	}
+
+	private static long call(RestClient client, boolean text, String url, int n) {
+		long start = System.nanoTime();
+		Object body = text ? client.get().uri(url + "/quote/{n}", n).retrieve().body(String.class)
+				: client.get().uri(url + "/quote/{n}", n).retrieve().body(Quote.class);
+		long nanos = System.nanoTime() - start;
+		if (body == null) {
+			throw new IllegalStateException("No quote");
+		}
+		return nanos;
+	}
+
+	private static long median(List<Long> values) {
+		List<Long> sorted = values.stream().sorted().toList();
+		return sorted.get(sorted.size() / 2);
+	}
+
+	private static void report(String line) {
+		System.out.println("@@ " + line);
+		System.out.flush();
+	}
+
+	private static void await(BufferedReader parent) throws IOException {
+		if (parent.readLine() == null) {
+			System.exit(2);
+		}
+	}
+
+	/**
+	 * The JSON document of a call.
+	 *
+	 * @param symbol the symbol
+	 * @param price the price
+	 * @param currency the currency
+	 * @param venue the venue
+	 * @param sequence the upstream's request number
+	 */
+	public record Quote(String symbol, double price, String currency, String venue, long sequence) {
+
+	}
+
+	/**
+	 * The measured application: the auto-configuration of Spring's HTTP clients, JSON and
+	 * the starter, nothing else, so that a JVM starts in a few seconds.
+	 */
+	@Configuration(proxyBeanMethods = false)
+	@ImportAutoConfiguration({ HttpPoolAutoConfiguration.class, HttpPoolWarmupAutoConfiguration.class,
+			HttpClientAutoConfiguration.class, SslAutoConfiguration.class, ImperativeHttpClientAutoConfiguration.class,
+			RestClientAutoConfiguration.class, JacksonAutoConfiguration.class,
+			HttpMessageConvertersAutoConfiguration.class, ApplicationAvailabilityAutoConfiguration.class })
+	static class BenchmarkApplication {
+
+	}
+
+}
