@@ -2,9 +2,9 @@ package io.github.httppool.metrics;
 
 import java.time.Duration;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
+import io.github.httppool.pool.DaemonScheduler;
 import io.github.httppool.pool.HttpPool;
 import io.github.httppool.pool.HttpPools;
 import org.apache.commons.logging.Log;
@@ -83,12 +83,7 @@ public final class LeakDetector implements SmartLifecycle {
 				return;
 			}
 			if (this.executor == null) {
-				ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1, (task) -> {
-					Thread thread = new Thread(task, THREAD_NAME);
-					thread.setDaemon(true);
-					return thread;
-				});
-				executor.setRemoveOnCancelPolicy(true);
+				ScheduledExecutorService executor = DaemonScheduler.start(THREAD_NAME);
 				this.executor = executor;
 			}
 			this.executor.scheduleWithFixedDelay(() -> check(poolMonitor, threshold), period, period,
@@ -140,15 +135,7 @@ public final class LeakDetector implements SmartLifecycle {
 			executor = this.executor;
 			this.executor = null;
 		}
-		if (executor != null) {
-			executor.shutdownNow();
-			try {
-				executor.awaitTermination(5, TimeUnit.SECONDS);
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-			}
-		}
+		DaemonScheduler.stop(executor, Duration.ofSeconds(5));
 	}
 
 	@Override

@@ -1,7 +1,7 @@
 package io.github.httppool.pool;
 
+import java.time.Duration;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.commons.logging.Log;
@@ -57,12 +57,7 @@ public final class ConnectionEvictor implements SmartLifecycle {
 			if (this.executor != null) {
 				return;
 			}
-			ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1, (task) -> {
-				Thread thread = new Thread(task, THREAD_NAME);
-				thread.setDaemon(true);
-				return thread;
-			});
-			executor.setRemoveOnCancelPolicy(true);
+			ScheduledExecutorService executor = DaemonScheduler.start(THREAD_NAME);
 			this.executor = executor;
 			if (!this.listening) {
 				this.listening = true;
@@ -102,15 +97,7 @@ public final class ConnectionEvictor implements SmartLifecycle {
 			executor = this.executor;
 			this.executor = null;
 		}
-		if (executor != null) {
-			executor.shutdownNow();
-			try {
-				executor.awaitTermination(5, TimeUnit.SECONDS);
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-			}
-		}
+		DaemonScheduler.stop(executor, Duration.ofSeconds(5));
 	}
 
 	@Override

@@ -1,10 +1,11 @@
 package io.github.httppool.warmup;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
+import io.github.httppool.pool.DaemonScheduler;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -58,12 +59,7 @@ public final class KeepWarm implements SmartLifecycle {
 			if (this.warmups.isEmpty()) {
 				return;
 			}
-			ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1, (task) -> {
-				Thread thread = new Thread(task, THREAD_NAME);
-				thread.setDaemon(true);
-				return thread;
-			});
-			executor.setRemoveOnCancelPolicy(true);
+			ScheduledExecutorService executor = DaemonScheduler.start(THREAD_NAME);
 			for (PoolWarmup warmup : this.warmups) {
 				long interval = warmup.settings().keepWarmInterval().toMillis();
 				executor.scheduleWithFixedDelay(() -> keepWarm(warmup), interval, interval, TimeUnit.MILLISECONDS);
@@ -89,15 +85,7 @@ public final class KeepWarm implements SmartLifecycle {
 			this.executor = null;
 			this.running = false;
 		}
-		if (executor != null) {
-			executor.shutdownNow();
-			try {
-				executor.awaitTermination(2, TimeUnit.SECONDS);
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-			}
-		}
+		DaemonScheduler.stop(executor, Duration.ofSeconds(2));
 	}
 
 	@Override

@@ -1,14 +1,9 @@
 package io.github.httppool.metrics;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 
+import io.github.httppool.testsupport.HttpPoolContexts;
 import io.github.httppool.autoconfigure.HttpPoolAutoConfiguration;
 import io.github.httppool.autoconfigure.metrics.HttpPoolLeakDetectionAutoConfiguration;
 import io.github.httppool.autoconfigure.metrics.HttpPoolMetricsAutoConfiguration;
@@ -46,36 +41,8 @@ final class MetricsTestSupport {
 				HttpPoolMetricsAutoConfiguration.class));
 	}
 
-	/**
-	 * Run {@code callers} tasks at once and return their results in order; a task's
-	 * exception is returned as its result.
-	 */
 	static List<Object> runConcurrently(int callers, Callable<?> task) throws InterruptedException {
-		ExecutorService executor = Executors.newFixedThreadPool(callers);
-		try {
-			CountDownLatch start = new CountDownLatch(1);
-			List<Future<?>> futures = new ArrayList<>();
-			for (int i = 0; i < callers; i++) {
-				futures.add(executor.submit(() -> {
-					start.await();
-					return task.call();
-				}));
-			}
-			start.countDown();
-			List<Object> results = new ArrayList<>();
-			for (Future<?> future : futures) {
-				try {
-					results.add(future.get(60, TimeUnit.SECONDS));
-				}
-				catch (Exception ex) {
-					results.add((ex.getCause() != null) ? ex.getCause() : ex);
-				}
-			}
-			return results;
-		}
-		finally {
-			executor.shutdownNow();
-		}
+		return HttpPoolContexts.runConcurrently(callers, task);
 	}
 
 }

@@ -1,28 +1,14 @@
 package io.github.httppool.pool;
 
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 
+import io.github.httppool.testsupport.HttpPoolContexts;
 import io.github.httppool.autoconfigure.HttpPoolAutoConfiguration;
 import org.apache.hc.core5.pool.PoolStats;
 
-import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.autoconfigure.ssl.SslAutoConfiguration;
-import org.springframework.boot.http.client.autoconfigure.HttpClientAutoConfiguration;
-import org.springframework.boot.http.client.autoconfigure.imperative.ImperativeHttpClientAutoConfiguration;
-import org.springframework.boot.restclient.autoconfigure.RestClientAutoConfiguration;
-import org.springframework.boot.restclient.autoconfigure.RestTemplateAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.ApplicationContext;
-import org.springframework.core.env.MapPropertySource;
 
 /**
  * Shared helpers for tests that drive the auto-configured pool against a real loopback
@@ -34,61 +20,19 @@ final class PoolTestSupport {
 	}
 
 	static ApplicationContextRunner contextRunner() {
-		return new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(HttpPoolAutoConfiguration.class,
-				HttpClientAutoConfiguration.class, SslAutoConfiguration.class,
-				ImperativeHttpClientAutoConfiguration.class, RestClientAutoConfiguration.class,
-				RestTemplateAutoConfiguration.class));
+		return HttpPoolContexts.contextRunner();
 	}
 
-	/**
-	 * Add properties whose keys contain ':' (URL map keys), which
-	 * {@code withPropertyValues} would split.
-	 */
 	static ApplicationContextRunner withRawProperties(ApplicationContextRunner runner, String... keyValues) {
-		Map<String, Object> map = new LinkedHashMap<>();
-		for (String keyValue : keyValues) {
-			int separator = keyValue.lastIndexOf('=');
-			map.put(keyValue.substring(0, separator), keyValue.substring(separator + 1));
-		}
-		return runner.withInitializer((context) -> context.getEnvironment()
-			.getPropertySources()
-			.addFirst(new MapPropertySource("raw-test-properties", map)));
+		return HttpPoolContexts.withRawProperties(runner, keyValues);
 	}
 
 	static PoolStats defaultPoolStats(ApplicationContext context) {
 		return context.getBean(HttpPools.class).get(HttpPoolAutoConfiguration.DEFAULT_CLIENT).totalStats();
 	}
 
-	/**
-	 * Run {@code callers} tasks at once (released together) and return their results in
-	 * order; a task's exception is returned as its result.
-	 */
 	static List<Object> runConcurrently(int callers, Callable<?> task) throws InterruptedException {
-		ExecutorService executor = Executors.newFixedThreadPool(callers);
-		try {
-			CountDownLatch start = new CountDownLatch(1);
-			List<Future<?>> futures = new ArrayList<>();
-			for (int i = 0; i < callers; i++) {
-				futures.add(executor.submit(() -> {
-					start.await();
-					return task.call();
-				}));
-			}
-			start.countDown();
-			List<Object> results = new ArrayList<>();
-			for (Future<?> future : futures) {
-				try {
-					results.add(future.get(60, TimeUnit.SECONDS));
-				}
-				catch (Exception ex) {
-					results.add((ex.getCause() != null) ? ex.getCause() : ex);
-				}
-			}
-			return results;
-		}
-		finally {
-			executor.shutdownNow();
-		}
+		return HttpPoolContexts.runConcurrently(callers, task);
 	}
 
 }

@@ -2,9 +2,7 @@ package io.github.httppool.reliability;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -13,21 +11,15 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import io.github.httppool.testsupport.HttpPoolContexts;
 import io.github.httppool.autoconfigure.HttpPoolAutoConfiguration;
 import io.github.httppool.pool.HttpPool;
 import io.github.httppool.pool.HttpPools;
 import io.github.httppool.testsupport.LoopbackHttpServer;
 import org.apache.hc.core5.pool.PoolStats;
 
-import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.autoconfigure.ssl.SslAutoConfiguration;
-import org.springframework.boot.http.client.autoconfigure.HttpClientAutoConfiguration;
-import org.springframework.boot.http.client.autoconfigure.imperative.ImperativeHttpClientAutoConfiguration;
-import org.springframework.boot.restclient.autoconfigure.RestClientAutoConfiguration;
-import org.springframework.boot.restclient.autoconfigure.RestTemplateAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.ApplicationContext;
-import org.springframework.core.env.MapPropertySource;
 import org.springframework.web.client.RestClient;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -45,25 +37,11 @@ final class FaultTestSupport {
 	}
 
 	static ApplicationContextRunner contextRunner() {
-		return new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(HttpPoolAutoConfiguration.class,
-				HttpClientAutoConfiguration.class, SslAutoConfiguration.class,
-				ImperativeHttpClientAutoConfiguration.class, RestClientAutoConfiguration.class,
-				RestTemplateAutoConfiguration.class));
+		return HttpPoolContexts.contextRunner();
 	}
 
-	/**
-	 * Add properties whose keys contain ':' or '[', which {@code withPropertyValues}
-	 * would split or mangle.
-	 */
 	static ApplicationContextRunner withRawProperties(ApplicationContextRunner runner, String... keyValues) {
-		Map<String, Object> map = new LinkedHashMap<>();
-		for (String keyValue : keyValues) {
-			int separator = keyValue.indexOf('=');
-			map.put(keyValue.substring(0, separator), keyValue.substring(separator + 1));
-		}
-		return runner.withInitializer((context) -> context.getEnvironment()
-			.getPropertySources()
-			.addFirst(new MapPropertySource("raw-test-properties", map)));
+		return HttpPoolContexts.withRawProperties(runner, keyValues);
 	}
 
 	static HttpPool defaultPool(ApplicationContext context) {
