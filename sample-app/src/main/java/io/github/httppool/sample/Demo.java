@@ -54,20 +54,20 @@ public final class Demo {
 
 	private static final List<String> DEFAULT_VARIANTS = List.of("new-rest-template", "pooled");
 
-	private static final List<String> KNOWN_VARIANTS = List.of("new-rest-template", "boot-default", "jdk",
+	static final List<String> KNOWN_VARIANTS = List.of("new-rest-template", "boot-default", "jdk",
 			"hand-tuned", "pooled");
 
 	/** Arguments a variant needs besides {@code sample.client}. */
-	private static final Map<String, List<String>> VARIANT_ARGS = Map.of("boot-default",
+	static final Map<String, List<String>> VARIANT_ARGS = Map.of("boot-default",
 			List.of("--http.pool.enabled=false"));
 
-	private static final String STARTER_VARIANT = "pooled";
+	static final String STARTER_VARIANT = "pooled";
 
-	private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(10);
+	static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(10);
 
 	private static final Duration STARTUP_TIMEOUT = Duration.ofSeconds(90);
 
-	private static final AtomicReference<Process> runningGateway = new AtomicReference<>();
+	static final AtomicReference<Process> runningGateway = new AtomicReference<>();
 
 	private static final long startNanos = System.nanoTime();
 
@@ -151,7 +151,7 @@ public final class Demo {
 	 * ({@code HttpsURLConnection} uses the JVM's default SSL context) and a Spring Boot SSL bundle named
 	 * {@code demo} set as {@code spring.http.clients.ssl.bundle}, Boot's own setting, for the pooled client.
 	 */
-	private static List<String> tlsArgs(String tls, DemoCertificates certificates) {
+	static List<String> tlsArgs(String tls, DemoCertificates certificates) {
 		List<String> args = new ArrayList<>();
 		if (certificates == null) {
 			return args;
@@ -239,11 +239,11 @@ public final class Demo {
 		}
 	}
 
-	private static Duration cpuTime(Process process) {
+	static Duration cpuTime(Process process) {
 		return process.info().totalCpuDuration().orElse(null);
 	}
 
-	private static Process startGateway(String variant, DemoUpstream upstream, Path portFile, Path log,
+	static Process startGateway(String variant, DemoUpstream upstream, Path portFile, Path log,
 			List<String> extraArgs) throws IOException {
 		List<String> command = new ArrayList<>();
 		command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
@@ -283,7 +283,7 @@ public final class Demo {
 		}
 	}
 
-	private static int awaitPort(Process gateway, Path portFile, Path log) throws IOException, InterruptedException {
+	static int awaitPort(Process gateway, Path portFile, Path log) throws IOException, InterruptedException {
 		long deadline = System.nanoTime() + STARTUP_TIMEOUT.toNanos();
 		while (System.nanoTime() < deadline) {
 			if (Files.exists(portFile)) {
@@ -297,7 +297,7 @@ public final class Demo {
 		throw new IllegalStateException("The gateway did not start within " + STARTUP_TIMEOUT + "; see " + log);
 	}
 
-	private static void awaitHealthy(HttpClient control, int port, Process gateway, Path log)
+	static void awaitHealthy(HttpClient control, int port, Process gateway, Path log)
 			throws InterruptedException {
 		long deadline = System.nanoTime() + STARTUP_TIMEOUT.toNanos();
 		while (System.nanoTime() < deadline && gateway.isAlive()) {
@@ -316,7 +316,7 @@ public final class Demo {
 		throw new IllegalStateException("The gateway did not report healthy; see " + log);
 	}
 
-	private static String get(HttpClient control, int port, String path) throws InterruptedException {
+	static String get(HttpClient control, int port, String path) throws InterruptedException {
 		try {
 			return control.send(request(port, path), HttpResponse.BodyHandlers.ofString()).body();
 		}
@@ -331,7 +331,7 @@ public final class Demo {
 			.build();
 	}
 
-	private static void stop(Process gateway) throws InterruptedException {
+	static void stop(Process gateway) throws InterruptedException {
 		gateway.destroy(); // SIGTERM: Spring Boot shuts down gracefully
 		if (!gateway.waitFor(20, TimeUnit.SECONDS)) {
 			gateway.destroyForcibly();
@@ -401,7 +401,7 @@ public final class Demo {
 		return STARTER_VARIANT.equals(variant) ? "pooled (starter)" : variant;
 	}
 
-	private static String ratio(double value, double reference) {
+	static String ratio(double value, double reference) {
 		if (Double.isNaN(value) || Double.isNaN(reference)) {
 			return "n/a";
 		}
@@ -411,7 +411,7 @@ public final class Demo {
 		return String.format(Locale.ROOT, "%.2fx", value / reference);
 	}
 
-	private static void progress(String format, Object... args) {
+	static void progress(String format, Object... args) {
 		System.out.printf(Locale.ROOT, "[%5.1fs] %s%n", (System.nanoTime() - startNanos) / 1e9,
 				String.format(Locale.ROOT, format, args));
 		System.out.flush();

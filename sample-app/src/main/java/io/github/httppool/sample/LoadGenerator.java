@@ -50,17 +50,37 @@ public final class LoadGenerator {
 	 */
 	public static Result run(URI target, int concurrency, int totalRequests, Duration timeLimit,
 			Duration requestTimeout) throws InterruptedException {
+		return run(target, concurrency, totalRequests, timeLimit, requestTimeout, null);
+	}
+
+	/**
+	 * Like {@link #run(URI, int, int, Duration, Duration)}, with the TLS context for an {@code https} target
+	 * (the benchmark's direct-to-upstream ceiling).
+	 * @param target a loopback URL
+	 * @param concurrency the number of concurrent callers
+	 * @param totalRequests the number of requests to send in all
+	 * @param timeLimit the limit for the whole run
+	 * @param requestTimeout the limit for one request
+	 * @param sslContext the client TLS context, or {@code null} for the JDK default
+	 * @return the result
+	 * @throws InterruptedException if interrupted while waiting for the callers
+	 */
+	public static Result run(URI target, int concurrency, int totalRequests, Duration timeLimit,
+			Duration requestTimeout, javax.net.ssl.SSLContext sslContext) throws InterruptedException {
 		requireLoopback(target);
 		if (concurrency < 1 || totalRequests < 1) {
 			throw new IllegalArgumentException("concurrency and totalRequests must be at least 1");
 		}
 		ExecutorService clientExecutor = Executors.newFixedThreadPool(Math.min(4, concurrency),
 				namedDaemonThreads("load-http-client-"));
-		HttpClient client = HttpClient.newBuilder()
+		HttpClient.Builder builder = HttpClient.newBuilder()
 			.version(HttpClient.Version.HTTP_1_1)
 			.connectTimeout(requestTimeout)
-			.executor(clientExecutor)
-			.build();
+			.executor(clientExecutor);
+		if (sslContext != null) {
+			builder.sslContext(sslContext);
+		}
+		HttpClient client = builder.build();
 		HttpRequest request = HttpRequest.newBuilder(target).timeout(requestTimeout).GET().build();
 		long[] latencies = new long[totalRequests];
 		Arrays.fill(latencies, -1);

@@ -3,7 +3,7 @@ package io.github.httppool.sample;
 import java.util.Arrays;
 
 /**
- * The jar's entry point: {@code demo [options]} runs the {@link Demo}, {@code upstream [options]} runs a
+ * The jar's entry point: {@code demo [options]} runs the {@link Demo}, {@code benchmark [options]} the {@link Benchmark}, {@code upstream [options]} runs a
  * {@link DemoUpstream} on its own, anything else starts the {@link GatewayApplication} (an optional leading
  * {@code gateway} is dropped).
  */
@@ -22,6 +22,7 @@ public final class SampleLauncher {
 		String[] rest = (args.length > 0) ? Arrays.copyOfRange(args, 1, args.length) : args;
 		switch (command) {
 			case "demo" -> Demo.main(rest);
+			case "benchmark" -> Benchmark.main(rest);
 			case "upstream" -> Demo.runUpstream(rest);
 			case "gateway" -> GatewayApplication.main(rest);
 			default -> GatewayApplication.main(args);
