@@ -1,7 +1,6 @@
 package io.github.httppool.metrics;
 
 import java.time.Duration;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 import io.github.httppool.pool.DaemonScheduler;
@@ -9,7 +8,6 @@ import io.github.httppool.pool.HttpPool;
 import io.github.httppool.pool.HttpPools;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
-import org.jspecify.annotations.Nullable;
 
 import org.springframework.context.SmartLifecycle;
 
@@ -39,11 +37,7 @@ public final class LeakDetector implements SmartLifecycle {
 
 	private final HttpPools pools;
 
-	private final Object monitor = new Object();
-
-	private @Nullable ScheduledExecutorService executor;
-
-	private boolean running;
+	private final DaemonScheduler scheduler = new DaemonScheduler(THREAD_NAME, Duration.ofSeconds(5));
 
 	private boolean listening;
 
@@ -56,19 +50,17 @@ public final class LeakDetector implements SmartLifecycle {
 	}
 
 	@Override
-	public void start() {
-		synchronized (this.monitor) {
-			if (this.running) {
-				return;
-			}
-			this.running = true;
-			if (!this.listening) {
-				this.listening = true;
-				this.pools.forEachPool(this::schedule);
-				return;
-			}
+	public synchronized void start() {
+		if (!this.scheduler.start()) {
+			return;
 		}
-		this.pools.all().forEach(this::schedule);
+		if (!this.listening) {
+			this.listening = true;
+			this.pools.forEachPool(this::schedule);
+		}
+		else {
+			this.pools.all().forEach(this::schedule);
+		}
 	}
 
 	private void schedule(HttpPool pool) {
@@ -78,17 +70,7 @@ public final class LeakDetector implements SmartLifecycle {
 			return;
 		}
 		long period = Math.max(10, Math.min(threshold.toMillis() / 4, 1000));
-		synchronized (this.monitor) {
-			if (!this.running) {
-				return;
-			}
-			if (this.executor == null) {
-				ScheduledExecutorService executor = DaemonScheduler.start(THREAD_NAME);
-				this.executor = executor;
-			}
-			this.executor.scheduleWithFixedDelay(() -> check(poolMonitor, threshold), period, period,
-					TimeUnit.MILLISECONDS);
-		}
+		this.scheduler.scheduleWithFixedDelay(() -> check(poolMonitor, threshold), Duration.ofMillis(period));
 	}
 
 	/**
@@ -129,20 +111,12 @@ public final class LeakDetector implements SmartLifecycle {
 
 	@Override
 	public void stop() {
-		ScheduledExecutorService executor;
-		synchronized (this.monitor) {
-			this.running = false;
-			executor = this.executor;
-			this.executor = null;
-		}
-		DaemonScheduler.stop(executor, Duration.ofSeconds(5));
+		this.scheduler.stop();
 	}
 
 	@Override
 	public boolean isRunning() {
-		synchronized (this.monitor) {
-			return this.running;
-		}
+		return this.scheduler.isRunning();
 	}
 
 	@Override

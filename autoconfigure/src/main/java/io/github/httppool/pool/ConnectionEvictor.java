@@ -1,12 +1,9 @@
 package io.github.httppool.pool;
 
 import java.time.Duration;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
-import org.jspecify.annotations.Nullable;
 
 import org.springframework.context.SmartLifecycle;
 
@@ -37,9 +34,7 @@ public final class ConnectionEvictor implements SmartLifecycle {
 
 	private final HttpPools pools;
 
-	private final Object monitor = new Object();
-
-	private @Nullable ScheduledExecutorService executor;
+	private final DaemonScheduler scheduler = new DaemonScheduler(THREAD_NAME, Duration.ofSeconds(5));
 
 	private boolean listening;
 
@@ -52,32 +47,23 @@ public final class ConnectionEvictor implements SmartLifecycle {
 	}
 
 	@Override
-	public void start() {
-		synchronized (this.monitor) {
-			if (this.executor != null) {
-				return;
-			}
-			ScheduledExecutorService executor = DaemonScheduler.start(THREAD_NAME);
-			this.executor = executor;
-			if (!this.listening) {
-				this.listening = true;
-				this.pools.forEachPool(this::schedule);
-				return;
-			}
+	public synchronized void start() {
+		if (!this.scheduler.start()) {
+			return;
 		}
-		this.pools.all().forEach(this::schedule);
+		if (!this.listening) {
+			this.listening = true;
+			this.pools.forEachPool(this::schedule);
+		}
+		else {
+			this.pools.all().forEach(this::schedule);
+		}
 	}
 
 	private void schedule(HttpPool pool) {
 		HttpPool.Eviction eviction = pool.eviction();
-		if (eviction == null) {
-			return;
-		}
-		synchronized (this.monitor) {
-			if (this.executor != null) {
-				long interval = eviction.interval().toMillis();
-				this.executor.scheduleWithFixedDelay(() -> evict(pool), interval, interval, TimeUnit.MILLISECONDS);
-			}
+		if (eviction != null) {
+			this.scheduler.scheduleWithFixedDelay(() -> evict(pool), eviction.interval());
 		}
 	}
 
@@ -92,19 +78,12 @@ public final class ConnectionEvictor implements SmartLifecycle {
 
 	@Override
 	public void stop() {
-		ScheduledExecutorService executor;
-		synchronized (this.monitor) {
-			executor = this.executor;
-			this.executor = null;
-		}
-		DaemonScheduler.stop(executor, Duration.ofSeconds(5));
+		this.scheduler.stop();
 	}
 
 	@Override
 	public boolean isRunning() {
-		synchronized (this.monitor) {
-			return this.executor != null;
-		}
+		return this.scheduler.isRunning();
 	}
 
 	@Override

@@ -8,47 +8,102 @@ import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The single named daemon thread that each of the starter's background tasks (eviction,
- * keep-warm, leak detection) runs on, and its orderly shutdown.
+ * The single named daemon thread that one of the starter's background tasks (eviction,
+ * keep-warm, leak detection) runs on: started with its lifecycle bean, created only when
+ * the first task is scheduled, and stopped in order.
  *
  * @since 0.1.0
  */
 public final class DaemonScheduler {
 
-	private DaemonScheduler() {
+	private final String threadName;
+
+	private final Duration stopTimeout;
+
+	private final Object monitor = new Object();
+
+	private boolean running;
+
+	private @Nullable ScheduledExecutorService executor;
+
+	/**
+	 * Create a scheduler.
+	 * @param threadName the name of its thread
+	 * @param stopTimeout how long {@link #stop()} waits for the thread to end
+	 */
+	public DaemonScheduler(String threadName, Duration stopTimeout) {
+		this.threadName = threadName;
+		this.stopTimeout = stopTimeout;
 	}
 
 	/**
-	 * Start a scheduler with one daemon thread of the given name whose cancelled tasks are
-	 * removed at once.
-	 * @param threadName the thread name
-	 * @return the scheduler
+	 * Start accepting tasks.
+	 * @return {@code true} if the scheduler was stopped and is now running
 	 */
-	public static ScheduledExecutorService start(String threadName) {
-		ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1, (task) -> {
-			Thread thread = new Thread(task, threadName);
-			thread.setDaemon(true);
-			return thread;
-		});
-		executor.setRemoveOnCancelPolicy(true);
-		return executor;
+	public boolean start() {
+		synchronized (this.monitor) {
+			if (this.running) {
+				return false;
+			}
+			this.running = true;
+			return true;
+		}
 	}
 
 	/**
-	 * Stop a scheduler: interrupt its running task and wait for its thread to end.
-	 * @param executor the scheduler, or {@code null}
-	 * @param timeout how long to wait for the thread
+	 * Run a task repeatedly, with the given delay between runs, while the scheduler runs;
+	 * does nothing when it is stopped.
+	 * @param task the task
+	 * @param delay the delay before the first run and between runs
 	 */
-	public static void stop(@Nullable ScheduledExecutorService executor, Duration timeout) {
+	public void scheduleWithFixedDelay(Runnable task, Duration delay) {
+		synchronized (this.monitor) {
+			if (!this.running) {
+				return;
+			}
+			if (this.executor == null) {
+				ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1, (runnable) -> {
+					Thread thread = new Thread(runnable, this.threadName);
+					thread.setDaemon(true);
+					return thread;
+				});
+				executor.setRemoveOnCancelPolicy(true);
+				this.executor = executor;
+			}
+			long millis = delay.toMillis();
+			this.executor.scheduleWithFixedDelay(task, millis, millis, TimeUnit.MILLISECONDS);
+		}
+	}
+
+	/**
+	 * Stop: cancel every task, interrupt the running one and wait for the thread to end.
+	 */
+	public void stop() {
+		ScheduledExecutorService executor;
+		synchronized (this.monitor) {
+			this.running = false;
+			executor = this.executor;
+			this.executor = null;
+		}
 		if (executor == null) {
 			return;
 		}
 		executor.shutdownNow();
 		try {
-			executor.awaitTermination(timeout.toMillis(), TimeUnit.MILLISECONDS);
+			executor.awaitTermination(this.stopTimeout.toMillis(), TimeUnit.MILLISECONDS);
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
+		}
+	}
+
+	/**
+	 * Return whether the scheduler accepts tasks.
+	 * @return whether it runs
+	 */
+	public boolean isRunning() {
+		synchronized (this.monitor) {
+			return this.running;
 		}
 	}
 

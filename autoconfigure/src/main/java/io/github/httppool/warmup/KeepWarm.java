@@ -2,13 +2,10 @@ package io.github.httppool.warmup;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 
 import io.github.httppool.pool.DaemonScheduler;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
-import org.jspecify.annotations.Nullable;
 
 import org.springframework.context.SmartLifecycle;
 
@@ -35,11 +32,7 @@ public final class KeepWarm implements SmartLifecycle {
 
 	private final List<PoolWarmup> warmups;
 
-	private final Object monitor = new Object();
-
-	private @Nullable ScheduledExecutorService executor;
-
-	private volatile boolean running;
+	private final DaemonScheduler scheduler = new DaemonScheduler(THREAD_NAME, Duration.ofSeconds(2));
 
 	/**
 	 * Create a new instance.
@@ -51,20 +44,11 @@ public final class KeepWarm implements SmartLifecycle {
 
 	@Override
 	public void start() {
-		synchronized (this.monitor) {
-			if (this.running) {
-				return;
-			}
-			this.running = true;
-			if (this.warmups.isEmpty()) {
-				return;
-			}
-			ScheduledExecutorService executor = DaemonScheduler.start(THREAD_NAME);
-			for (PoolWarmup warmup : this.warmups) {
-				long interval = warmup.settings().keepWarmInterval().toMillis();
-				executor.scheduleWithFixedDelay(() -> keepWarm(warmup), interval, interval, TimeUnit.MILLISECONDS);
-			}
-			this.executor = executor;
+		if (!this.scheduler.start()) {
+			return;
+		}
+		for (PoolWarmup warmup : this.warmups) {
+			this.scheduler.scheduleWithFixedDelay(() -> keepWarm(warmup), warmup.settings().keepWarmInterval());
 		}
 	}
 
@@ -79,18 +63,12 @@ public final class KeepWarm implements SmartLifecycle {
 
 	@Override
 	public void stop() {
-		ScheduledExecutorService executor;
-		synchronized (this.monitor) {
-			executor = this.executor;
-			this.executor = null;
-			this.running = false;
-		}
-		DaemonScheduler.stop(executor, Duration.ofSeconds(2));
+		this.scheduler.stop();
 	}
 
 	@Override
 	public boolean isRunning() {
-		return this.running;
+		return this.scheduler.isRunning();
 	}
 
 	/**

@@ -100,7 +100,8 @@ class UpstreamDownTests {
 				});
 				// No thread per waiting call: the callers' own threads and nothing else.
 				assertThat(peakThreads.get()).isLessThanOrEqualTo(threadsBefore + CALLERS + 4);
-				assertThat(threads.getThreadCount()).isLessThanOrEqualTo(threadsBefore + 2);
+				this.server.await("the callers' threads to end", () -> threads.getThreadCount() <= threadsBefore + 2,
+						Duration.ofSeconds(5));
 				assertThat(this.server.requestCount("/down")).isZero();
 				assertThat(this.server.acceptedConnections()).isEqualTo(acceptedBefore);
 				assertThat(FaultTestSupport.stats(context).getLeased()).isZero();
