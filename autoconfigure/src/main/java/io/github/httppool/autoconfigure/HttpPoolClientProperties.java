@@ -688,6 +688,15 @@ public class HttpPoolClientProperties {
 			 */
 			private int requests = 300;
 
+			/**
+			 * Application types (request and response bodies of the client's calls) that
+			 * the rehearsal writes as JSON and reads back, so that their JSON serializers
+			 * and deserializers are built and compiled before the first real call. A
+			 * sample of each type is made from its record components or bean properties.
+			 * Needs Jackson.
+			 */
+			private List<Class<?>> types = new ArrayList<>();
+
 			public boolean isEnabled() {
 				return this.enabled;
 			}
@@ -702,6 +711,14 @@ public class HttpPoolClientProperties {
 
 			public void setRequests(int requests) {
 				this.requests = requests;
+			}
+
+			public List<Class<?>> getTypes() {
+				return this.types;
+			}
+
+			public void setTypes(List<Class<?>> types) {
+				this.types = types;
 			}
 
 		}

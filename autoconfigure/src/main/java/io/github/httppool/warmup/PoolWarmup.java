@@ -229,13 +229,14 @@ public final class PoolWarmup {
 		int requests = this.settings.rehearsalRequests();
 		RehearsalOutcome plain;
 		try (RehearsalEndpoint endpoint = RehearsalEndpoint.start("http-pool-warmup-rehearsal")) {
-			plain = new Rehearsal(this.restClient.get().build(), endpoint.baseUrl()).run(requests, deadline);
+			plain = new Rehearsal(this.restClient.get().build(), endpoint.baseUrl(), this.settings.rehearsalTypes())
+				.run(requests, deadline);
 		}
 		catch (IOException | RuntimeException ex) {
 			return new RehearsalOutcome(requests, 0, Duration.ofNanos(System.nanoTime() - start), null,
 					Failures.describe(ex));
 		}
-		if (plain.failure() != null || plain.skipped() != null || !hasHttpsTarget()) {
+		if (plain.failure() != null || plain.skipped() != null || !(this.settings.rehearseTls() || hasHttpsTarget())) {
 			return plain;
 		}
 		RehearsalOutcome tls = rehearseTls(requests, deadline);
@@ -269,7 +270,7 @@ public final class PoolWarmup {
 				RestClient client = this.restClient.get()
 					.requestFactory(new HttpComponentsClientHttpRequestFactory(httpClient))
 					.build();
-				return new Rehearsal(client, endpoint.baseUrl()).run(requests, deadline);
+				return new Rehearsal(client, endpoint.baseUrl(), this.settings.rehearsalTypes()).run(requests, deadline);
 			}
 		}
 		catch (IOException | GeneralSecurityException | RuntimeException ex) {
@@ -486,9 +487,12 @@ public final class PoolWarmup {
 	 * @param keepWarmInterval how often keep-warm checks the idle connections
 	 * @param propertyPrefix the prefix of the client's warm-up properties, ending with a
 	 * dot, for messages
+	 * @param rehearsalTypes application types the rehearsal writes and reads as JSON
+	 * @param rehearseTls whether the client calls HTTPS upstreams, so that the rehearsal
+	 * covers TLS even without an {@code https} target
 	 */
 	public record Settings(Duration budget, boolean failOnError, int rehearsalRequests, Duration keepWarmInterval,
-			String propertyPrefix) {
+			String propertyPrefix, List<Class<?>> rehearsalTypes, boolean rehearseTls) {
 
 		/**
 		 * Create a new instance.
@@ -497,11 +501,28 @@ public final class PoolWarmup {
 		 * @param rehearsalRequests the number of rehearsal requests, zero for none
 		 * @param keepWarmInterval how often keep-warm checks the idle connections
 		 * @param propertyPrefix the prefix of the client's warm-up properties
+		 * @param rehearsalTypes application types the rehearsal writes and reads as JSON
+		 * @param rehearseTls whether the client calls HTTPS upstreams
 		 */
 		public Settings {
 			Assert.isTrue(budget.toMillis() > 0, "'budget' must be positive");
 			Assert.isTrue(rehearsalRequests >= 0, "'rehearsalRequests' must not be negative");
 			Assert.isTrue(keepWarmInterval.toMillis() > 0, "'keepWarmInterval' must be positive");
+			rehearsalTypes = List.copyOf(rehearsalTypes);
+		}
+
+		/**
+		 * Create settings without application types for the rehearsal, rehearsing TLS
+		 * only for {@code https} targets.
+		 * @param budget the maximum time the warm-up may take
+		 * @param failOnError whether a failed target fails start-up
+		 * @param rehearsalRequests the number of rehearsal requests, zero for none
+		 * @param keepWarmInterval how often keep-warm checks the idle connections
+		 * @param propertyPrefix the prefix of the client's warm-up properties
+		 */
+		public Settings(Duration budget, boolean failOnError, int rehearsalRequests, Duration keepWarmInterval,
+				String propertyPrefix) {
+			this(budget, failOnError, rehearsalRequests, keepWarmInterval, propertyPrefix, List.of(), false);
 		}
 
 	}

@@ -3,6 +3,10 @@ package io.github.httppool.warmup;
 import java.time.Duration;
 import java.util.List;
 
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
 import org.springframework.http.MediaType;
 import org.springframework.util.ClassUtils;
 import org.springframework.web.client.RestClient;
@@ -13,11 +17,14 @@ import org.springframework.web.client.RestClientException;
  * {@link RestClient} as real calls (Spring Boot's customizations, message conversion,
  * JSON when Jackson is present, observations), the same HttpClient execution chain and
  * the same pool, so classes are loaded and hot methods compiled before the first real
- * request. Requests cycle through a JSON {@code GET}, a JSON {@code POST} and a text
- * {@code GET}, with URI templates; each carries the request attribute
+ * request. Requests cycle through a JSON {@code GET}, a JSON {@code POST}, a text
+ * {@code GET} and a JSON round trip of each application type (a sample of it is posted
+ * and read back from the echo), with URI templates; each carries the request attribute
  * {@value PoolWarmup#ATTRIBUTE} = {@value PoolWarmup#REHEARSAL}.
  */
 final class Rehearsal {
+
+	private static final Log logger = LogFactory.getLog(Rehearsal.class);
 
 	private static final boolean JSON_PRESENT = isPresent("tools.jackson.databind.ObjectMapper")
 			|| isPresent("com.fasterxml.jackson.databind.ObjectMapper");
@@ -29,11 +36,14 @@ final class Rehearsal {
 
 	private final String baseUrl;
 
+	private final List<TypeSample> types;
+
 	private boolean json = JSON_PRESENT;
 
-	Rehearsal(RestClient client, String baseUrl) {
+	Rehearsal(RestClient client, String baseUrl, List<Class<?>> types) {
 		this.client = client;
 		this.baseUrl = baseUrl;
+		this.types = types.stream().map(TypeSample::new).toList();
 	}
 
 	/**
@@ -67,7 +77,15 @@ final class Rehearsal {
 	}
 
 	private void step(int i) {
-		switch (i % 3) {
+		int step = i % (3 + this.types.size());
+		if (step >= 3) {
+			if (this.json) {
+				roundTrip(this.types.get(step - 3));
+				return;
+			}
+			step = 0;
+		}
+		switch (step) {
 			case 0 -> {
 				if (this.json && jsonStep(() -> getItem(i))) {
 					return;
@@ -122,6 +140,38 @@ final class Rehearsal {
 			.body(Item.class);
 	}
 
+	private void roundTrip(TypeSample type) {
+		if (type.failure != null) {
+			getText("text", 0);
+			return;
+		}
+		try {
+			if (type.sample != null) {
+				this.client.post()
+					.uri(this.baseUrl + RehearsalEndpoint.PATH_PREFIX + "items")
+					.contentType(MediaType.APPLICATION_JSON)
+					.accept(MediaType.APPLICATION_JSON)
+					.attribute(PoolWarmup.ATTRIBUTE, PoolWarmup.REHEARSAL)
+					.body(type.sample)
+					.retrieve()
+					.body(type.type);
+			}
+			else {
+				this.client.get()
+					.uri(this.baseUrl + RehearsalEndpoint.PATH_PREFIX + "items/{id}", 0)
+					.accept(MediaType.APPLICATION_JSON)
+					.attribute(PoolWarmup.ATTRIBUTE, PoolWarmup.REHEARSAL)
+					.retrieve()
+					.body(type.type);
+			}
+		}
+		catch (RestClientException ex) {
+			type.failure = Failures.describe(ex);
+			logger.info("The rehearsal cannot send and read " + type.type.getName() + " as JSON (" + type.failure
+					+ "); its first real call will build its JSON serializers");
+		}
+	}
+
 	private void getText(String path, int i) {
 		this.client.get()
 			.uri(this.baseUrl + RehearsalEndpoint.PATH_PREFIX + path, i)
@@ -155,6 +205,24 @@ final class Rehearsal {
 
 	private static boolean isPresent(String className) {
 		return ClassUtils.isPresent(className, Rehearsal.class.getClassLoader());
+	}
+
+	/**
+	 * An application type of the rehearsal, with its sample.
+	 */
+	private static final class TypeSample {
+
+		private final Class<?> type;
+
+		private final @Nullable Object sample;
+
+		private @Nullable String failure;
+
+		TypeSample(Class<?> type) {
+			this.type = type;
+			this.sample = RehearsalSamples.sample(type);
+		}
+
 	}
 
 	/**

@@ -70,7 +70,7 @@ class WarmupRehearsalTests {
 	void theRehearsalOpensAndClosesItsOwnConnectionsAndLeavesNoneInThePool() throws Exception {
 		try (LoopbackHttpServer server = LoopbackHttpServer.http();
 				RehearsalEndpoint endpoint = RehearsalEndpoint.start("test-rehearsal")) {
-			RehearsalOutcome outcome = new Rehearsal(RestClient.create(), endpoint.baseUrl()).run(120,
+			RehearsalOutcome outcome = new Rehearsal(RestClient.create(), endpoint.baseUrl(), List.of()).run(120,
 					System.nanoTime() + 30_000_000_000L);
 			assertThat(outcome.completed()).isEqualTo(120);
 			assertThat(outcome.failure()).isNull();
@@ -96,7 +96,7 @@ class WarmupRehearsalTests {
 			RestClient client = RestClient.builder()
 				.requestFactory(new HttpComponentsClientHttpRequestFactory(httpClient))
 				.build();
-			RehearsalOutcome outcome = new Rehearsal(client, endpoint.baseUrl()).run(60,
+			RehearsalOutcome outcome = new Rehearsal(client, endpoint.baseUrl(), List.of()).run(60,
 					System.nanoTime() + 30_000_000_000L);
 			assertThat(outcome.failure()).isNull();
 			assertThat(outcome.completed()).isEqualTo(60);
@@ -123,16 +123,148 @@ class WarmupRehearsalTests {
 	}
 
 	@Test
+	void aClientWithAnHttpsBaseUrlRehearsesOverTlsWithoutAnyTarget() {
+		try (ConfigurableApplicationContext context = WarmupTestSupport.run("http.pool.base-url=https://127.0.0.1:9",
+				"http.pool.warmup.rehearsal.requests=40")) {
+			RehearsalOutcome rehearsal = WarmupTestSupport.outcome(context, HttpPoolAutoConfiguration.DEFAULT_CLIENT)
+				.rehearsal();
+			assertThat(rehearsal.failure()).isNull();
+			assertThat(rehearsal.completed()).as("40 over HTTP, 40 over TLS").isEqualTo(80);
+		}
+	}
+
+	@Test
+	void aPlainHttpClientRehearsesOverHttpOnly() {
+		try (ConfigurableApplicationContext context = WarmupTestSupport.run("http.pool.base-url=http://127.0.0.1:9",
+				"http.pool.warmup.rehearsal.requests=40")) {
+			assertThat(WarmupTestSupport.outcome(context, HttpPoolAutoConfiguration.DEFAULT_CLIENT)
+				.rehearsal()
+				.completed()).isEqualTo(40);
+		}
+	}
+
+	@Test
+	void applicationTypesAreWrittenAndReadBackAsJson() {
+		try (ConfigurableApplicationContext context = WarmupTestSupport.application(RecordingCustomizer.class)
+			.run(WarmupTestSupport.arguments("http.pool.warmup.rehearsal.requests=40",
+					"http.pool.warmup.rehearsal.types=" + Quote.class.getName() + "," + Order.class.getName()))) {
+			List<Recorded> recorded = context.getBean(RecordingCustomizer.class).requests;
+			assertThat(WarmupTestSupport.outcome(context, HttpPoolAutoConfiguration.DEFAULT_CLIENT)
+				.rehearsal()
+				.failure()).isNull();
+			List<String> bodies = recorded.stream()
+				.filter((request) -> request.method() == HttpMethod.POST)
+				.map(Recorded::body)
+				.toList();
+			assertThat(bodies).filteredOn((body) -> body.contains("\"side\"") && !body.contains("\"lines\""))
+				.as("one step in five is a Quote round trip")
+				.hasSize(8)
+				.allSatisfy((body) -> assertThat(body).contains("\"symbol\":\"rehearsal\"", "\"price\":12.75",
+						"\"side\":\"BUY\"", "\"tags\":[\"rehearsal\"]"));
+			assertThat(bodies).filteredOn((body) -> body.contains("\"lines\"")).hasSize(8).allSatisfy((body) -> {
+				assertThat(body).contains("\"reference\":\"rehearsal\"", "\"quantity\":42");
+				assertThat(body).contains("\"lines\":[{", "\"venue\":\"rehearsal\"");
+			});
+		}
+	}
+
+	@Test
+	void aTypeThatCannotBeReadBackIsReportedOnceAndTheRehearsalGoesOn() throws Exception {
+		try (RehearsalEndpoint endpoint = RehearsalEndpoint.start("test-rehearsal")) {
+			RehearsalOutcome outcome = new Rehearsal(RestClient.create(), endpoint.baseUrl(),
+					List.of(Unreadable.class))
+				.run(40, System.nanoTime() + 30_000_000_000L);
+			assertThat(outcome.failure()).isNull();
+			assertThat(outcome.completed()).isEqualTo(40);
+			assertThat(endpoint.requests()).isEqualTo(41);
+		}
+	}
+
+	@Test
 	void theRehearsalStopsAtItsDeadline() throws Exception {
 		try (RehearsalEndpoint endpoint = RehearsalEndpoint.start("test-rehearsal")) {
-			RehearsalOutcome outcome = new Rehearsal(RestClient.create(), endpoint.baseUrl()).run(1000,
+			RehearsalOutcome outcome = new Rehearsal(RestClient.create(), endpoint.baseUrl(), List.of()).run(1000,
 					System.nanoTime());
 			assertThat(outcome.completed()).isZero();
 			assertThat(outcome.skipped()).contains("stopped after 0 of 1000 requests");
 		}
 	}
 
-	record Recorded(HttpMethod method, URI uri, Object attribute, MediaType contentType) {
+	record Recorded(HttpMethod method, URI uri, Object attribute, MediaType contentType, String body) {
+	}
+
+	enum Side {
+
+		BUY, SELL
+
+	}
+
+	/**
+	 * A response type of an application.
+	 *
+	 * @param symbol the symbol
+	 * @param price the price
+	 * @param side the side
+	 * @param venue the venue
+	 * @param tags the tags
+	 */
+	public record Quote(String symbol, double price, Side side, String venue, List<String> tags) {
+	}
+
+	/**
+	 * A request body type of an application, a bean.
+	 */
+	public static class Order {
+
+		private String reference;
+
+		private int quantity;
+
+		private List<Quote> lines;
+
+		public String getReference() {
+			return this.reference;
+		}
+
+		public void setReference(String reference) {
+			this.reference = reference;
+		}
+
+		public int getQuantity() {
+			return this.quantity;
+		}
+
+		public void setQuantity(int quantity) {
+			this.quantity = quantity;
+		}
+
+		public List<Quote> getLines() {
+			return this.lines;
+		}
+
+		public void setLines(List<Quote> lines) {
+			this.lines = lines;
+		}
+
+	}
+
+	/**
+	 * A type that JSON can write but not read.
+	 *
+	 * @param name the name
+	 */
+	public record Unreadable(String name) {
+
+		public Unreadable {
+			if ("rehearsal".equals(name)) {
+				throw new IllegalArgumentException("not this one");
+			}
+		}
+
+		public static Unreadable of() {
+			return new Unreadable("other");
+		}
+
 	}
 
 	@Configuration(proxyBeanMethods = false)
@@ -144,7 +276,8 @@ class WarmupRehearsalTests {
 		RestClientCustomizer recordingRestClientCustomizer() {
 			return (builder) -> builder.requestInterceptor((request, body, execution) -> {
 				this.requests.add(new Recorded(request.getMethod(), request.getURI(),
-						request.getAttributes().get(PoolWarmup.ATTRIBUTE), request.getHeaders().getContentType()));
+						request.getAttributes().get(PoolWarmup.ATTRIBUTE), request.getHeaders().getContentType(),
+						new String(body, java.nio.charset.StandardCharsets.UTF_8)));
 				return execution.execute(request, body);
 			});
 		}

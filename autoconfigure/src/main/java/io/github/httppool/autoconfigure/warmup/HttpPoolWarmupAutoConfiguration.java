@@ -28,6 +28,7 @@ import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
 import org.apache.hc.client5.http.impl.routing.SystemDefaultRoutePlanner;
 import org.apache.hc.client5.http.routing.HttpRoutePlanner;
 import org.apache.hc.core5.http.HttpHost;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -97,9 +98,22 @@ public final class HttpPoolWarmupAutoConfiguration {
 		int rehearsal = warmup.getRehearsal().isEnabled() ? warmup.getRehearsal().getRequests() : 0;
 		PoolWarmup.Settings settings = new PoolWarmup.Settings(warmup.getBudget(), warmup.isFailOnError(), rehearsal,
 				warmup.getKeepWarm().intervalOrDefault(client.getValidateAfterInactivity()),
-				HttpPoolClients.prefix(name) + "warmup.");
+				HttpPoolClients.prefix(name) + "warmup.", warmup.getRehearsal().getTypes(), callsHttps(client));
 		ConnectionPreOpener preOpener = new ConnectionPreOpener(name, pool.connectionManager(), routePlanner(client));
 		return new PoolWarmup(pool, preOpener, targets, settings, () -> pooledRestClients.restClientBuilder(name));
+	}
+
+	/**
+	 * Return whether the client is set up for HTTPS upstreams: an {@code https} base URL
+	 * or per-host route, or an SSL bundle.
+	 */
+	static boolean callsHttps(HttpPoolClientProperties client) {
+		return client.getSsl().getBundle() != null || isHttps(client.getBaseUrl())
+				|| client.getRoutes().keySet().stream().anyMatch(HttpPoolWarmupAutoConfiguration::isHttps);
+	}
+
+	private static boolean isHttps(@Nullable String url) {
+		return url != null && url.regionMatches(true, 0, "https://", 0, 8);
 	}
 
 	/**

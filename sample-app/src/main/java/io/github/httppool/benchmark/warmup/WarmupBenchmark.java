@@ -202,6 +202,7 @@ public final class WarmupBenchmark {
 			args.add("--http.pool.warmup.targets[0].url=" + url);
 			args.add("--http.pool.warmup.targets[0].connections=1");
 			args.add("--http.pool.warmup.targets[0].min-idle=1");
+			args.add("--http.pool.warmup.rehearsal.types=" + WarmupBenchmarkChild.Quote.class.getName());
 		}
 		else {
 			args.add("--http.pool.warmup.enabled=false");
