@@ -38,17 +38,21 @@ final class ClientPoolFactory {
 
 	private final Map<PoolingHttpClientConnectionManager, PoolMonitor> monitors = new IdentityHashMap<>();
 
-	ClientPoolFactory(HttpClientSettings baseline, @Nullable SslBundles sslBundles) {
+	private final HttpPoolBuilderCustomizers customizers;
+
+	ClientPoolFactory(HttpClientSettings baseline, @Nullable SslBundles sslBundles,
+			HttpPoolBuilderCustomizers customizers) {
 		this.baseline = baseline;
 		this.sslBundles = sslBundles;
+		this.customizers = customizers;
 	}
 
 	HttpClientSettings baseline() {
 		return this.baseline;
 	}
 
-	HttpPoolPropertiesMapper mapper(HttpPoolClientProperties client) {
-		return new HttpPoolPropertiesMapper(client, this.baseline);
+	HttpPoolPropertiesMapper mapper(String name, HttpPoolClientProperties client) {
+		return new HttpPoolPropertiesMapper(client, this.baseline, name, this.customizers);
 	}
 
 	PoolingHttpClientConnectionManager connectionManager(String name, HttpPoolClientProperties client) {
@@ -58,8 +62,8 @@ final class ClientPoolFactory {
 		if (sslBundle != null) {
 			tls = new ReloadableTlsSocketStrategy(HttpPoolPropertiesMapper.tlsSocketStrategy(sslBundle));
 		}
-		PoolMonitor monitor = mapper(client).monitor(name, name);
-		PoolingHttpClientConnectionManager manager = mapper(client).connectionManager(tls,
+		PoolMonitor monitor = mapper(name, client).monitor(name, name);
+		PoolingHttpClientConnectionManager manager = mapper(name, client).connectionManager(tls,
 				this.baseline.inetAddressFilter(), retirement, monitor);
 		synchronized (this.retirements) {
 			this.retirements.put(manager, retirement);
@@ -104,10 +108,6 @@ final class ClientPoolFactory {
 		return null;
 	}
 
-	CloseableHttpClient httpClient(HttpPoolClientProperties client, PoolingHttpClientConnectionManager manager) {
-		return mapper(client).httpClient(manager, monitor(manager));
-	}
-
 	/**
 	 * Create the HTTP client of a pool, monitored even when the connection manager is the
 	 * user's own (then without connection counts, which need the starter's manager).
@@ -116,9 +116,9 @@ final class ClientPoolFactory {
 			PoolingHttpClientConnectionManager manager) {
 		PoolMonitor monitor;
 		synchronized (this.retirements) {
-			monitor = this.monitors.computeIfAbsent(manager, (key) -> mapper(client).monitor(name, name));
+			monitor = this.monitors.computeIfAbsent(manager, (key) -> mapper(name, client).monitor(name, name));
 		}
-		return mapper(client).httpClient(manager, monitor);
+		return mapper(name, client).httpClient(manager, monitor);
 	}
 
 	private @Nullable PoolMonitor monitor(PoolingHttpClientConnectionManager manager) {
@@ -142,13 +142,13 @@ final class ClientPoolFactory {
 			retirement = this.retirements.get(manager);
 		}
 		CloseableHttpClient pooledClient = (httpClient != null) ? httpClient : httpClient(name, client, manager);
-		return new HttpPool(name, manager, pooledClient, mapper(client).eviction(), retirement, monitor(manager));
+		return new HttpPool(name, manager, pooledClient, mapper(name, client).eviction(), retirement, monitor(manager));
 	}
 
 	PooledClientHttpRequestFactoryBuilder requestFactoryBuilder(HttpPool pool, HttpPoolClientProperties client,
 			HttpPools pools) {
 		HttpPoolSelector selector = new HttpPoolSelector(pool, sslBundle(pool.name(), client), this.baseline, pools,
-				mapper(client), this.sslBundles);
+				mapper(pool.name(), client), this.sslBundles);
 		return new PooledClientHttpRequestFactoryBuilder(this.baseline, selector);
 	}
 

@@ -60,9 +60,13 @@ public final class HttpPoolAutoConfiguration {
 	private final ClientPoolFactory factory;
 
 	HttpPoolAutoConfiguration(ObjectProvider<HttpClientSettings> httpClientSettings,
-			ObjectProvider<SslBundles> sslBundles) {
+			ObjectProvider<SslBundles> sslBundles,
+			ObjectProvider<HttpPoolConnectionManagerCustomizer> connectionManagerCustomizers,
+			ObjectProvider<HttpPoolHttpClientCustomizer> httpClientCustomizers) {
 		this.factory = new ClientPoolFactory(httpClientSettings.getIfAvailable(HttpClientSettings::defaults),
-				sslBundles.getIfAvailable());
+				sslBundles.getIfAvailable(),
+				new HttpPoolBuilderCustomizers(connectionManagerCustomizers.orderedStream().toList(),
+						httpClientCustomizers.orderedStream().toList()));
 	}
 
 	@Bean

@@ -70,9 +70,20 @@ final class HttpPoolPropertiesMapper {
 
 	private final HttpClientSettings fallback;
 
+	private final String clientName;
+
+	private final HttpPoolBuilderCustomizers customizers;
+
 	HttpPoolPropertiesMapper(HttpPoolClientProperties properties, HttpClientSettings fallback) {
+		this(properties, fallback, HttpPoolAutoConfiguration.DEFAULT_CLIENT, HttpPoolBuilderCustomizers.NONE);
+	}
+
+	HttpPoolPropertiesMapper(HttpPoolClientProperties properties, HttpClientSettings fallback, String clientName,
+			HttpPoolBuilderCustomizers customizers) {
 		this.properties = properties;
 		this.fallback = fallback;
+		this.clientName = clientName;
+		this.customizers = customizers;
 	}
 
 	Duration connectTimeout() {
@@ -208,6 +219,7 @@ final class HttpPoolPropertiesMapper {
 		if (monitor != null) {
 			builder.setConnectionFactory(monitor.connectionFactory(ManagedHttpClientConnectionFactory.INSTANCE));
 		}
+		this.customizers.customize(this.clientName, builder);
 		PoolingHttpClientConnectionManager manager = builder.build();
 		if (monitor != null) {
 			monitor.bind(manager);
@@ -298,6 +310,7 @@ final class HttpPoolPropertiesMapper {
 		if (exhaustionHandler != null) {
 			builder.addExecInterceptorBefore(ChainElement.CONNECT.name(), "http-pool-exhaustion", exhaustionHandler);
 		}
+		this.customizers.customize(this.clientName, builder);
 		return builder.build();
 	}
 

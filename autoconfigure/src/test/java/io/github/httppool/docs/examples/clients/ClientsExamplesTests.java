@@ -13,6 +13,7 @@ import io.github.httppool.autoconfigure.HttpPoolClients;
 import io.github.httppool.docs.examples.ConfigurationExamples;
 import io.github.httppool.pool.HttpPool;
 import io.github.httppool.pool.HttpPools;
+import io.github.httppool.testsupport.HttpPoolContexts;
 import io.github.httppool.testsupport.LoopbackHttpServer;
 import io.github.httppool.testsupport.TestTls;
 import org.apache.hc.client5.http.HttpRoute;
@@ -58,6 +59,28 @@ class ClientsExamplesTests {
 						.toBodilessEntity();
 					assertThat(server.requests()).singleElement()
 						.satisfies((request) -> assertThat(request.header("X-Api-Version")).isEqualTo("2"));
+				});
+		}
+	}
+
+	@Test
+	void customizersSetWhatThePropertiesDoNotCover() {
+		try (LoopbackHttpServer server = LoopbackHttpServer.http()) {
+			HttpPoolContexts.contextRunner()
+				.withUserConfiguration(HttpClientCustomizers.class)
+				.withPropertyValues("http.pool.clients.partner.base-url=" + server.baseUrl())
+				.run((context) -> {
+					context.getBean(RestClient.class).get().uri(server.url("/a")).retrieve().toBodilessEntity();
+					context.getBean("partnerRestClient", RestClient.class)
+						.get()
+						.uri("/b")
+						.retrieve()
+						.toBodilessEntity();
+					assertThat(server.requests()).extracting((request) -> request.header("User-Agent"))
+						.containsExactly("billing-service (default)", "billing-service (partner)");
+					assertThat(server.requests()).extracting((request) -> request.header("X-Request-Id"))
+						.doesNotContainNull()
+						.doesNotHaveDuplicates();
 				});
 		}
 	}
