@@ -21,6 +21,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 
+import javax.net.ssl.SSLContext;
+
 /**
  * A bounded load generator for the demonstration and the tests: {@code concurrency} caller threads share a
  * fixed number of {@code GET} requests, each caller sending its next request as soon as the previous one
@@ -66,9 +68,35 @@ public final class LoadGenerator {
 	 * @throws InterruptedException if interrupted while waiting for the callers
 	 */
 	public static Result run(URI target, int concurrency, int totalRequests, Duration timeLimit,
-			Duration requestTimeout, javax.net.ssl.SSLContext sslContext) throws InterruptedException {
+			Duration requestTimeout, SSLContext sslContext) throws InterruptedException {
+		return load(target, concurrency, totalRequests, totalRequests, Duration.ZERO, timeLimit, requestTimeout,
+				sslContext);
+	}
+
+	/**
+	 * Keep {@code concurrency} callers sending until at least {@code minRequests} requests were sent and
+	 * {@code minDuration} has passed, or until {@code timeLimit}, whichever comes first; latencies are not kept.
+	 * Used to get a JVM past its JIT compilation before a measured run.
+	 * @param target a loopback URL
+	 * @param concurrency the number of concurrent callers
+	 * @param minRequests the least number of requests to send
+	 * @param minDuration the least time to keep sending
+	 * @param timeLimit the limit for the whole warm-up
+	 * @param requestTimeout the limit for one request
+	 * @param sslContext the client TLS context, or {@code null} for the JDK default
+	 * @return the result, without latencies
+	 * @throws InterruptedException if interrupted while waiting for the callers
+	 */
+	public static Result warmUp(URI target, int concurrency, int minRequests, Duration minDuration,
+			Duration timeLimit, Duration requestTimeout, SSLContext sslContext) throws InterruptedException {
+		return load(target, concurrency, Integer.MAX_VALUE, minRequests, minDuration, timeLimit, requestTimeout,
+				sslContext);
+	}
+
+	private static Result load(URI target, int concurrency, int maxRequests, int minRequests, Duration minDuration,
+			Duration timeLimit, Duration requestTimeout, SSLContext sslContext) throws InterruptedException {
 		requireLoopback(target);
-		if (concurrency < 1 || totalRequests < 1) {
+		if (concurrency < 1 || maxRequests < 1) {
 			throw new IllegalArgumentException("concurrency and totalRequests must be at least 1");
 		}
 		ExecutorService clientExecutor = Executors.newFixedThreadPool(Math.min(4, concurrency),
@@ -82,9 +110,11 @@ public final class LoadGenerator {
 		}
 		HttpClient client = builder.build();
 		HttpRequest request = HttpRequest.newBuilder(target).timeout(requestTimeout).GET().build();
-		long[] latencies = new long[totalRequests];
+		boolean keepLatencies = maxRequests != Integer.MAX_VALUE;
+		long[] latencies = new long[keepLatencies ? maxRequests : 0];
 		Arrays.fill(latencies, -1);
 		AtomicInteger next = new AtomicInteger();
+		LongAdder completedCount = new LongAdder();
 		LongAdder succeeded = new LongAdder();
 		Map<String, LongAdder> errors = new ConcurrentHashMap<>();
 		CountDownLatch start = new CountDownLatch(1);
@@ -97,11 +127,23 @@ public final class LoadGenerator {
 				try {
 					start.await();
 					long deadline = startNanos[0] + timeLimit.toNanos();
-					int index;
-					while ((index = next.getAndIncrement()) < totalRequests && System.nanoTime() < deadline) {
+					long minimumUntil = startNanos[0] + minDuration.toNanos();
+					while (true) {
+						long now = System.nanoTime();
+						if (now >= deadline || next.get() >= maxRequests
+								|| (next.get() >= minRequests && now >= minimumUntil)) {
+							break;
+						}
+						int index = next.getAndIncrement();
+						if (index >= maxRequests) {
+							break;
+						}
 						long began = System.nanoTime();
 						String error = send(client, request);
-						latencies[index] = System.nanoTime() - began;
+						if (keepLatencies) {
+							latencies[index] = System.nanoTime() - began;
+						}
+						completedCount.increment();
 						if (error == null) {
 							succeeded.increment();
 						}
@@ -132,7 +174,9 @@ public final class LoadGenerator {
 		Map<String, Long> errorCounts = new TreeMap<>();
 		errors.forEach((kind, count) -> errorCounts.put(kind, count.sum()));
 		long errorTotal = errorCounts.values().stream().mapToLong(Long::longValue).sum();
-		return new Result(totalRequests, completed.length, succeeded.intValue(), (int) errorTotal, errorCounts,
+		int completedTotal = keepLatencies ? completed.length : completedCount.intValue();
+		int requested = keepLatencies ? maxRequests : next.get();
+		return new Result(requested, completedTotal, succeeded.intValue(), (int) errorTotal, errorCounts,
 				Duration.ofNanos(elapsed), completed);
 	}
 
