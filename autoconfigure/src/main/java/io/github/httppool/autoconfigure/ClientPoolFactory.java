@@ -4,6 +4,7 @@ import java.util.IdentityHashMap;
 import java.util.Map;
 
 import io.github.httppool.metrics.PoolMonitor;
+import io.github.httppool.keepalive.ServerKeepAlives;
 import io.github.httppool.pool.ConnectionRetirement;
 import io.github.httppool.pool.HttpPool;
 import io.github.httppool.pool.HttpPools;
@@ -37,6 +38,8 @@ final class ClientPoolFactory {
 	private final Map<PoolingHttpClientConnectionManager, ConnectionRetirement> retirements = new IdentityHashMap<>();
 
 	private final Map<PoolingHttpClientConnectionManager, PoolMonitor> monitors = new IdentityHashMap<>();
+
+	private final Map<PoolingHttpClientConnectionManager, ServerKeepAlives> announcements = new IdentityHashMap<>();
 
 	private final HttpPoolBuilderCustomizers customizers;
 
@@ -115,10 +118,12 @@ final class ClientPoolFactory {
 	CloseableHttpClient httpClient(String name, HttpPoolClientProperties client,
 			PoolingHttpClientConnectionManager manager) {
 		PoolMonitor monitor;
+		ServerKeepAlives announcements;
 		synchronized (this.retirements) {
 			monitor = this.monitors.computeIfAbsent(manager, (key) -> mapper(name, client).monitor(name, name));
+			announcements = this.announcements.computeIfAbsent(manager, (key) -> new ServerKeepAlives());
 		}
-		return mapper(name, client).httpClient(manager, monitor);
+		return mapper(name, client).httpClient(manager, monitor, announcements);
 	}
 
 	private @Nullable PoolMonitor monitor(PoolingHttpClientConnectionManager manager) {
@@ -137,12 +142,15 @@ final class ClientPoolFactory {
 	 */
 	HttpPool pool(String name, HttpPoolClientProperties client, PoolingHttpClientConnectionManager manager,
 			@Nullable CloseableHttpClient httpClient) {
+		CloseableHttpClient pooledClient = (httpClient != null) ? httpClient : httpClient(name, client, manager);
 		ConnectionRetirement retirement;
+		ServerKeepAlives announcements;
 		synchronized (this.retirements) {
 			retirement = this.retirements.get(manager);
+			announcements = this.announcements.computeIfAbsent(manager, (key) -> new ServerKeepAlives());
 		}
-		CloseableHttpClient pooledClient = (httpClient != null) ? httpClient : httpClient(name, client, manager);
-		return new HttpPool(name, manager, pooledClient, mapper(name, client).eviction(), retirement, monitor(manager));
+		return new HttpPool(name, manager, pooledClient, mapper(name, client).eviction(), retirement, monitor(manager),
+				announcements);
 	}
 
 	PooledClientHttpRequestFactoryBuilder requestFactoryBuilder(HttpPool pool, HttpPoolClientProperties client,

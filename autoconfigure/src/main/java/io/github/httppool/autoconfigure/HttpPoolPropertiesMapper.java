@@ -8,6 +8,7 @@ import java.util.concurrent.TimeUnit;
 
 import io.github.httppool.keepalive.RouteKeepAliveStrategy;
 import io.github.httppool.keepalive.ServerAwareKeepAliveStrategy;
+import io.github.httppool.keepalive.ServerKeepAlives;
 import io.github.httppool.metrics.PoolMonitor;
 import io.github.httppool.pool.ConnectionRetirement;
 import io.github.httppool.pool.ConfiguredProxyRoutePlanner;
@@ -145,17 +146,18 @@ final class HttpPoolPropertiesMapper {
 		return eviction.isEnabled() ? new HttpPool.Eviction(eviction.getInterval(), eviction.getIdleTimeout()) : null;
 	}
 
-	ConnectionKeepAliveStrategy keepAliveStrategy() {
+	ConnectionKeepAliveStrategy keepAliveStrategy(@Nullable ServerKeepAlives announcements) {
 		HttpPoolClientProperties.KeepAlive keepAlive = this.properties.getKeepAlive();
 		ServerAwareKeepAliveStrategy defaults = new ServerAwareKeepAliveStrategy(keepAlive.getDefaultTimeout(),
-				keepAlive.getMaxTimeout(), keepAlive.getSafetyMargin());
+				keepAlive.getMaxTimeout(), keepAlive.getSafetyMargin(), announcements);
 		Map<RouteKey, ConnectionKeepAliveStrategy> overrides = new LinkedHashMap<>();
 		routes().forEach((key, route) -> {
 			Duration max = route.getKeepAliveMaxTimeout();
 			if (max != null) {
 				Duration defaultTimeout = (max.compareTo(keepAlive.getDefaultTimeout()) < 0) ? max
 						: keepAlive.getDefaultTimeout();
-				overrides.put(key, new ServerAwareKeepAliveStrategy(defaultTimeout, max, keepAlive.getSafetyMargin()));
+				overrides.put(key,
+						new ServerAwareKeepAliveStrategy(defaultTimeout, max, keepAlive.getSafetyMargin(), announcements));
 			}
 		});
 		return overrides.isEmpty() ? defaults : new RouteKeepAliveStrategy(defaults, overrides);
@@ -265,7 +267,7 @@ final class HttpPoolPropertiesMapper {
 	 * @return a new client
 	 */
 	CloseableHttpClient httpClient(HttpClientConnectionManager connectionManager) {
-		return httpClient(connectionManager, null);
+		return buildHttpClient(connectionManager, null, null);
 	}
 
 	/**
@@ -274,24 +276,27 @@ final class HttpPoolPropertiesMapper {
 	 * pool timeout becomes an exception that says what to change.
 	 * @param connectionManager the connection manager
 	 * @param monitor the pool's monitor, or {@code null}
+	 * @param announcements where the keep-alive strategy records what servers announce,
+	 * or {@code null}
 	 * @return a new client
 	 */
 	CloseableHttpClient httpClient(PoolingHttpClientConnectionManager connectionManager,
-			@Nullable PoolMonitor monitor) {
+			@Nullable PoolMonitor monitor, @Nullable ServerKeepAlives announcements) {
 		if (monitor == null) {
-			return httpClient(connectionManager);
+			return buildHttpClient(connectionManager, null, announcements);
 		}
-		return httpClient(monitor.connectionManager(connectionManager), monitor.exhaustionHandler());
+		return buildHttpClient(monitor.connectionManager(connectionManager), monitor.exhaustionHandler(),
+				announcements);
 	}
 
-	private CloseableHttpClient httpClient(HttpClientConnectionManager connectionManager,
-			@Nullable ExecChainHandler exhaustionHandler) {
+	private CloseableHttpClient buildHttpClient(HttpClientConnectionManager connectionManager,
+			@Nullable ExecChainHandler exhaustionHandler, @Nullable ServerKeepAlives announcements) {
 		HttpClientBuilder builder = HttpClientBuilder.create()
 			.useSystemProperties()
 			.setConnectionManager(connectionManager)
 			.setConnectionManagerShared(true)
 			.setDefaultRequestConfig(requestConfig())
-			.setKeepAliveStrategy(keepAliveStrategy())
+			.setKeepAliveStrategy(keepAliveStrategy(announcements))
 			.disableConnectionState();
 		HttpRoutePlanner routePlanner = routePlanner();
 		if (routePlanner != null) {

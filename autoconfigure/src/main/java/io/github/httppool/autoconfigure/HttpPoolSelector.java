@@ -3,6 +3,7 @@ package io.github.httppool.autoconfigure;
 import java.util.function.Function;
 
 import io.github.httppool.metrics.PoolMonitor;
+import io.github.httppool.keepalive.ServerKeepAlives;
 import io.github.httppool.pool.ConnectionRetirement;
 import io.github.httppool.pool.HttpPool;
 import io.github.httppool.pool.HttpPools;
@@ -62,8 +63,9 @@ final class HttpPoolSelector implements Function<HttpClientSettings, HttpClient>
 		PoolingHttpClientConnectionManager connectionManager = this.mapper.connectionManager(
 				(sslBundle != null) ? HttpPoolPropertiesMapper.tlsSocketStrategy(sslBundle) : null, addressFilter,
 				retirement, monitor);
-		return new HttpPool(name, connectionManager, this.mapper.httpClient(connectionManager, monitor),
-				this.mapper.eviction(), retirement, monitor);
+		ServerKeepAlives announcements = new ServerKeepAlives();
+		return new HttpPool(name, connectionManager, this.mapper.httpClient(connectionManager, monitor, announcements),
+				this.mapper.eviction(), retirement, monitor, announcements);
 	}
 
 	private String variantName(@Nullable SslBundle sslBundle, @Nullable InetAddressFilter addressFilter) {

@@ -4,6 +4,8 @@ import java.time.Duration;
 import java.util.Iterator;
 
 import org.apache.hc.client5.http.ConnectionKeepAliveStrategy;
+import org.apache.hc.client5.http.RouteInfo;
+import org.apache.hc.client5.http.protocol.HttpClientContext;
 import org.apache.hc.core5.http.Header;
 import org.apache.hc.core5.http.HttpHeaders;
 import org.apache.hc.core5.http.HttpResponse;
@@ -34,6 +36,8 @@ public final class ServerAwareKeepAliveStrategy implements ConnectionKeepAliveSt
 
 	private final long safetyMarginMillis;
 
+	private final @Nullable ServerKeepAlives announcements;
+
 	/**
 	 * Create a new strategy.
 	 * @param defaultTimeout how long to keep a connection when the server sends no
@@ -42,19 +46,41 @@ public final class ServerAwareKeepAliveStrategy implements ConnectionKeepAliveSt
 	 * @param safetyMargin the time subtracted from the server's timeout
 	 */
 	public ServerAwareKeepAliveStrategy(Duration defaultTimeout, Duration maxTimeout, Duration safetyMargin) {
+		this(defaultTimeout, maxTimeout, safetyMargin, null);
+	}
+
+	/**
+	 * Create a new strategy that records what servers announce.
+	 * @param defaultTimeout how long to keep a connection when the server sends no
+	 * {@code Keep-Alive} timeout
+	 * @param maxTimeout the upper bound of any keep-alive time
+	 * @param safetyMargin the time subtracted from the server's timeout
+	 * @param announcements where to record the keep-alive granted from a server's
+	 * timeout, per target host, or {@code null}
+	 */
+	public ServerAwareKeepAliveStrategy(Duration defaultTimeout, Duration maxTimeout, Duration safetyMargin,
+			@Nullable ServerKeepAlives announcements) {
 		Assert.isTrue(!defaultTimeout.isNegative() && !defaultTimeout.isZero(), "'defaultTimeout' must be positive");
 		Assert.isTrue(maxTimeout.compareTo(defaultTimeout) >= 0, "'maxTimeout' must not be below 'defaultTimeout'");
 		Assert.isTrue(!safetyMargin.isNegative(), "'safetyMargin' must not be negative");
 		this.defaultMillis = defaultTimeout.toMillis();
 		this.maxMillis = maxTimeout.toMillis();
 		this.safetyMarginMillis = safetyMargin.toMillis();
+		this.announcements = announcements;
 	}
 
 	@Override
 	public TimeValue getKeepAliveDuration(HttpResponse response, @Nullable HttpContext context) {
 		long serverMillis = serverTimeoutMillis(response);
 		long millis = (serverMillis >= 0) ? trimmed(serverMillis) : this.defaultMillis;
-		return TimeValue.ofMilliseconds(Math.max(MINIMUM_MILLIS, Math.min(millis, this.maxMillis)));
+		long granted = Math.max(MINIMUM_MILLIS, Math.min(millis, this.maxMillis));
+		if (serverMillis >= 0 && this.announcements != null && context != null) {
+			RouteInfo route = HttpClientContext.castOrCreate(context).getHttpRoute();
+			if (route != null) {
+				this.announcements.record(route.getTargetHost(), granted);
+			}
+		}
+		return TimeValue.ofMilliseconds(granted);
 	}
 
 	/**

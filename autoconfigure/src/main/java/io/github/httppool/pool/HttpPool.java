@@ -6,6 +6,7 @@ import java.util.TreeMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
+import io.github.httppool.keepalive.ServerKeepAlives;
 import io.github.httppool.metrics.PoolMonitor;
 
 import org.apache.commons.logging.Log;
@@ -43,6 +44,8 @@ public final class HttpPool implements AutoCloseable {
 	private final @Nullable ConnectionRetirement retirement;
 
 	private final @Nullable PoolMonitor monitor;
+
+	private final ServerKeepAlives serverKeepAlives;
 
 	private final Map<String, Object> details = new ConcurrentHashMap<>();
 
@@ -89,6 +92,26 @@ public final class HttpPool implements AutoCloseable {
 	 */
 	public HttpPool(String name, PoolingHttpClientConnectionManager connectionManager, CloseableHttpClient httpClient,
 			@Nullable Eviction eviction, @Nullable ConnectionRetirement retirement, @Nullable PoolMonitor monitor) {
+		this(name, connectionManager, httpClient, eviction, retirement, monitor, new ServerKeepAlives());
+	}
+
+	/**
+	 * Create a new pool that also knows what its servers announced about keep-alive.
+	 * @param name the client name, for logs and metrics
+	 * @param connectionManager the connection manager that holds the connections
+	 * @param httpClient the client that leases connections from the manager
+	 * @param eviction how idle and expired connections are closed in the background, or
+	 * {@code null} for no background eviction
+	 * @param retirement the retirement marker the connection manager's configuration
+	 * consults, or {@code null} if it consults none
+	 * @param monitor the monitor wired into the connection manager and the client, or
+	 * {@code null}
+	 * @param serverKeepAlives where the client's keep-alive strategy records the
+	 * keep-alive timeouts servers announce
+	 */
+	public HttpPool(String name, PoolingHttpClientConnectionManager connectionManager, CloseableHttpClient httpClient,
+			@Nullable Eviction eviction, @Nullable ConnectionRetirement retirement, @Nullable PoolMonitor monitor,
+			ServerKeepAlives serverKeepAlives) {
 		Assert.hasText(name, "'name' must not be empty");
 		Assert.notNull(connectionManager, "'connectionManager' must not be null");
 		Assert.notNull(httpClient, "'httpClient' must not be null");
@@ -98,6 +121,16 @@ public final class HttpPool implements AutoCloseable {
 		this.eviction = eviction;
 		this.retirement = retirement;
 		this.monitor = monitor;
+		this.serverKeepAlives = serverKeepAlives;
+	}
+
+	/**
+	 * Return what the pool's servers announced about keep-alive, as its client's
+	 * keep-alive strategy recorded it.
+	 * @return the announcements
+	 */
+	public ServerKeepAlives serverKeepAlives() {
+		return this.serverKeepAlives;
 	}
 
 	/**

@@ -2,8 +2,11 @@ package io.github.httppool.warmup;
 
 import java.io.IOException;
 import java.net.URI;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
@@ -12,6 +15,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 
+import io.github.httppool.keepalive.ServerKeepAlives;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.apache.hc.client5.http.HttpRoute;
@@ -24,6 +28,7 @@ import org.apache.hc.client5.http.routing.HttpRoutePlanner;
 import org.apache.hc.client5.http.routing.RoutingSupport;
 import org.apache.hc.core5.http.HttpException;
 import org.apache.hc.core5.http.HttpHost;
+import org.apache.hc.core5.io.CloseMode;
 import org.apache.hc.core5.net.URIAuthority;
 import org.apache.hc.core5.pool.PoolStats;
 import org.apache.hc.core5.util.TimeValue;
@@ -70,6 +75,10 @@ public final class ConnectionPreOpener {
 
 	private final HttpRoutePlanner routePlanner;
 
+	private final ServerKeepAlives serverKeepAlives;
+
+	private final Map<HttpRoute, Long> renewedAt = new ConcurrentHashMap<>();
+
 	/**
 	 * Create a new pre-opener.
 	 * @param poolName the pool's name, for logs
@@ -79,9 +88,25 @@ public final class ConnectionPreOpener {
 	 */
 	public ConnectionPreOpener(String poolName, PoolingHttpClientConnectionManager connectionManager,
 			HttpRoutePlanner routePlanner) {
+		this(poolName, connectionManager, routePlanner, new ServerKeepAlives());
+	}
+
+	/**
+	 * Create a new pre-opener whose keep-warm follows the keep-alive timeouts servers
+	 * announce.
+	 * @param poolName the pool's name, for logs
+	 * @param connectionManager the pool's connection manager
+	 * @param routePlanner the route planner the pool's HTTP client uses, so that
+	 * pre-opened connections are on the routes requests take
+	 * @param serverKeepAlives what the pool's servers announced, as the client's
+	 * keep-alive strategy recorded it
+	 */
+	public ConnectionPreOpener(String poolName, PoolingHttpClientConnectionManager connectionManager,
+			HttpRoutePlanner routePlanner, ServerKeepAlives serverKeepAlives) {
 		this.poolName = poolName;
 		this.connectionManager = connectionManager;
 		this.routePlanner = routePlanner;
+		this.serverKeepAlives = serverKeepAlives;
 	}
 
 	/**
@@ -136,18 +161,28 @@ public final class ConnectionPreOpener {
 
 	/**
 	 * Keep-warm: when no request uses the target's route (nothing leased, nobody
-	 * waiting), make sure it has up to {@code minIdle} open idle connections, the way
-	 * {@link #open} does, connecting on the calling thread. While requests use the
-	 * route, its connections are warm anyway and nothing is done.
+	 * waiting), make sure it has up to {@code minIdle} open idle connections, connecting
+	 * on the calling thread. While requests use the route, its connections are warm
+	 * anyway and nothing is done.
+	 * <p>
+	 * When the route's server announced a keep-alive timeout, the connections are never
+	 * touched (which would extend their keep-alive past the server's idle timer): they
+	 * keep the expiry their last response gave them, and all of them are replaced by
+	 * fresh ones when some are missing or when they would expire before the next check.
+	 * Otherwise the idle connections are leased, which runs HttpClient's checks on them,
+	 * the missing ones are opened, and all are released with the target's keep-alive, as
+	 * {@link #open} does.
 	 * @param target the target
 	 * @param minIdle how many idle connections the route should have
 	 * @param deadlineNanos when to stop leasing, as {@link System#nanoTime()}
+	 * @param interval the time until the next check
 	 * @return what happened
 	 */
-	public PreOpenResult topUp(WarmupTarget target, int minIdle, long deadlineNanos) {
+	public PreOpenResult topUp(WarmupTarget target, int minIdle, long deadlineNanos, Duration interval) {
 		String name = target.displayName();
+		HttpRoute route;
 		try {
-			HttpRoute route = route(target.url());
+			route = route(target.url());
 			if (!this.connectionManager.isClosed() && this.connectionManager.getStats(route).getLeased() > 0) {
 				return PreOpenResult.skipped(name, minIdle, "requests are using " + name);
 			}
@@ -155,7 +190,24 @@ public final class ConnectionPreOpener {
 		catch (HttpException | RuntimeException ex) {
 			return PreOpenResult.failed(name, minIdle, ex, 0);
 		}
-		return open(target, minIdle, 0, deadlineNanos, Runnable::run);
+		ServerKeepAlives.Announcement announced = this.serverKeepAlives.get(route.getTargetHost());
+		if (announced == null) {
+			return open(target, minIdle, 0, deadlineNanos, Runnable::run);
+		}
+		long keepAliveNanos = Math.min(target.keepAlive().toNanos(), announced.keepAlive().toNanos());
+		long now = System.nanoTime();
+		Long renewed = this.renewedAt.get(route);
+		long lastUse = (renewed != null && renewed - announced.lastResponseNanos() > 0) ? renewed
+				: announced.lastResponseNanos();
+		boolean expiring = now - lastUse + interval.toNanos() >= keepAliveNanos;
+		int idle = this.connectionManager.isClosed() ? 0 : this.connectionManager.getStats(route).getAvailable();
+		if (idle >= minIdle && !expiring) {
+			return new PreOpenResult(name, route, minIdle, minIdle, 0, 0, 0, 0, null, null, 0);
+		}
+		this.renewedAt.put(route, now);
+		return start(target, minIdle, 0, deadlineNanos, Runnable::run,
+				TimeValue.ofMilliseconds(TimeUnit.NANOSECONDS.toMillis(keepAliveNanos)), true)
+			.await(deadlineNanos);
 	}
 
 	/**
@@ -169,6 +221,12 @@ public final class ConnectionPreOpener {
 	 * @return the pre-open in progress; {@link Pending#await(long)} gives its result
 	 */
 	public Pending start(WarmupTarget target, int wanted, int reserved, long deadlineNanos, Executor executor) {
+		return start(target, wanted, reserved, deadlineNanos, executor,
+				TimeValue.ofMilliseconds(target.keepAlive().toMillis()), false);
+	}
+
+	private Pending start(WarmupTarget target, int wanted, int reserved, long deadlineNanos, Executor executor,
+			TimeValue keepAlive, boolean replaceOpen) {
 		long start = System.nanoTime();
 		String name = target.displayName();
 		HttpRoute route;
@@ -197,12 +255,15 @@ public final class ConnectionPreOpener {
 		}
 		int toLease = Math.min(wanted, idle + Math.max(0, Math.min(routeRoom, poolRoom)));
 		List<ConnectionEndpoint> endpoints = lease(route, toLease, deadlineNanos);
-		TimeValue keepAlive = TimeValue.ofMilliseconds(target.keepAlive().toMillis());
 		// Every endpoint is held: releasing now cannot hand one back to this pre-opener.
 		int alreadyOpen = 0;
 		List<ConnectionEndpoint> unconnected = new ArrayList<>();
 		for (ConnectionEndpoint endpoint : endpoints) {
-			if (endpoint.isConnected()) {
+			if (endpoint.isConnected() && replaceOpen) {
+				endpoint.close(CloseMode.GRACEFUL);
+				unconnected.add(endpoint);
+			}
+			else if (endpoint.isConnected()) {
 				alreadyOpen++;
 				release(endpoint, keepAlive);
 			}

@@ -441,7 +441,8 @@ public final class PoolWarmup {
 						TimeUnit.SECONDS.toNanos(1));
 				PreOpenResult result;
 				try {
-					result = this.preOpener.topUp(state.target, state.target.minIdle(), deadline);
+					result = this.preOpener.topUp(state.target, state.target.minIdle(), deadline,
+							this.settings.keepWarmInterval());
 				}
 				catch (RuntimeException ex) {
 					result = PreOpenResult.failed(state.target.displayName(), state.target.minIdle(), ex, 0);

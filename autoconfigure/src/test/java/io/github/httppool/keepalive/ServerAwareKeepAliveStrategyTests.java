@@ -2,6 +2,9 @@ package io.github.httppool.keepalive;
 
 import java.time.Duration;
 
+import org.apache.hc.client5.http.HttpRoute;
+import org.apache.hc.client5.http.protocol.HttpClientContext;
+import org.apache.hc.core5.http.HttpHost;
 import org.apache.hc.core5.http.message.BasicHttpResponse;
 import org.apache.hc.core5.util.TimeValue;
 import org.junit.jupiter.api.Test;
@@ -54,6 +57,41 @@ class ServerAwareKeepAliveStrategyTests {
 	@Test
 	void acceptsQuotedTimeoutsAndAnyCase() {
 		assertThat(keepAlive("Timeout=\"7\"")).isEqualTo(TimeValue.ofSeconds(6));
+	}
+
+	@Test
+	void recordsWhatAServerAnnouncedPerTargetHost() {
+		ServerKeepAlives announcements = new ServerKeepAlives();
+		ServerAwareKeepAliveStrategy recording = new ServerAwareKeepAliveStrategy(Duration.ofSeconds(20),
+				Duration.ofSeconds(60), Duration.ofSeconds(1), announcements);
+		HttpHost announcing = new HttpHost("https", "announcing.example", 443);
+		HttpHost silent = new HttpHost("https", "silent.example", 443);
+		long before = System.nanoTime();
+		assertThat(recording.getKeepAliveDuration(response("timeout=5"), contextFor(announcing)))
+			.isEqualTo(TimeValue.ofSeconds(4));
+		assertThat(recording.getKeepAliveDuration(response(null), contextFor(silent)))
+			.isEqualTo(TimeValue.ofSeconds(20));
+		assertThat(announcements.get(silent)).isNull();
+		assertThat(announcements.get(announcing)).satisfies((announcement) -> {
+			assertThat(announcement.keepAlive()).isEqualTo(Duration.ofSeconds(4));
+			assertThat(announcement.lastResponseNanos() - before).isNotNegative();
+		});
+		recording.getKeepAliveDuration(response("timeout=3"), contextFor(announcing));
+		assertThat(announcements.get(announcing).keepAlive()).isEqualTo(Duration.ofSeconds(2));
+	}
+
+	private static HttpClientContext contextFor(HttpHost target) {
+		HttpClientContext context = HttpClientContext.create();
+		context.setRoute(new HttpRoute(target));
+		return context;
+	}
+
+	private static BasicHttpResponse response(String keepAlive) {
+		BasicHttpResponse response = new BasicHttpResponse(200);
+		if (keepAlive != null) {
+			response.addHeader("Keep-Alive", keepAlive);
+		}
+		return response;
 	}
 
 	@Test

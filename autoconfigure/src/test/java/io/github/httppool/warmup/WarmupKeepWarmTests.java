@@ -10,6 +10,8 @@ import org.junit.jupiter.api.Test;
 
 import org.springframework.context.ConfigurableApplicationContext;
 
+import org.springframework.web.client.RestClient;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -62,6 +64,30 @@ class WarmupKeepWarmTests {
 			assertThat(this.server.requests()).singleElement()
 				.satisfies((request) -> assertThat(request.connection()).as("the call after idle used a kept connection")
 					.isLessThanOrEqualTo(4));
+		}
+	}
+
+	@Test
+	void aServerThatAnnouncesItsIdleTimeoutNeverClosesAKeptConnection() throws InterruptedException {
+		this.server = LoopbackHttpServer.http()
+			.keepAliveTimeoutHeader(Duration.ofSeconds(2))
+			.idleTimeout(Duration.ofSeconds(2));
+		try (ConfigurableApplicationContext context = WarmupTestSupport.run("http.pool.validate-after-inactivity=300ms",
+				"http.pool.keep-alive.safety-margin=500ms", "http.pool.warmup.rehearsal.enabled=false",
+				"http.pool.warmup.keep-warm.interval=300ms", "http.pool.warmup.targets[0].url=" + this.server.baseUrl(),
+				"http.pool.warmup.targets[0].connections=1", "http.pool.warmup.targets[0].min-idle=1")) {
+			RestClient client = context.getBean(RestClient.class);
+			client.get().uri(this.server.url("/announces")).retrieve().toBodilessEntity();
+			Thread.sleep(4500);
+			assertThat(this.server.closedByServer()).as("kept connections are replaced before the server's timeout")
+				.isZero();
+			assertThat(this.server.closedByClient()).as("replaced at least twice in 4.5 s").isGreaterThanOrEqualTo(2);
+			int accepted = this.server.acceptedConnections();
+			client.get().uri(this.server.url("/after-idle")).retrieve().toBodilessEntity();
+			assertThat(this.server.requests()).hasSize(2);
+			assertThat(this.server.requests().get(1).connection()).as("the call after idle used a kept connection")
+				.isLessThanOrEqualTo(accepted);
+			assertThat(this.server.closedByServer()).isZero();
 		}
 	}
 

@@ -110,10 +110,10 @@ class WarmupLimitsTests {
 		HttpRoute route = preOpener.route(URI.create(this.first.baseUrl()));
 		var inUse = this.manager.lease("request", route, org.apache.hc.core5.util.Timeout.ofSeconds(1), null)
 			.get(org.apache.hc.core5.util.Timeout.ofSeconds(1));
-		PreOpenResult result = preOpener.topUp(target(this.first, 2), 2, deadline());
+		PreOpenResult result = preOpener.topUp(target(this.first, 2), 2, deadline(), java.time.Duration.ofSeconds(1));
 		assertThat(result.skipped()).contains("requests are using");
 		this.manager.release(inUse, null, org.apache.hc.core5.util.TimeValue.ZERO_MILLISECONDS);
-		assertThat(preOpener.topUp(target(this.first, 2), 2, deadline()).opened()).isEqualTo(2);
+		assertThat(preOpener.topUp(target(this.first, 2), 2, deadline(), java.time.Duration.ofSeconds(1)).opened()).isEqualTo(2);
 	}
 
 	@Test

@@ -99,7 +99,8 @@ public final class HttpPoolWarmupAutoConfiguration {
 		PoolWarmup.Settings settings = new PoolWarmup.Settings(warmup.getBudget(), warmup.isFailOnError(), rehearsal,
 				warmup.getKeepWarm().intervalOrDefault(client.getValidateAfterInactivity()),
 				HttpPoolClients.prefix(name) + "warmup.", warmup.getRehearsal().getTypes(), callsHttps(client));
-		ConnectionPreOpener preOpener = new ConnectionPreOpener(name, pool.connectionManager(), routePlanner(client));
+		ConnectionPreOpener preOpener = new ConnectionPreOpener(name, pool.connectionManager(), routePlanner(client),
+				pool.serverKeepAlives());
 		return new PoolWarmup(pool, preOpener, targets, settings, () -> pooledRestClients.restClientBuilder(name));
 	}
 
