@@ -44,6 +44,8 @@ public final class WarmupBenchmark {
 			  --steady=N         last calls whose median is the steady state (default 200)
 			  --idle-timeout-ms  the upstream closes connections idle this long (default 2500)
 			  --idle-wait-ms     pause before the after-idle call (default 4500)
+			  --pause-ms         shorter pause, within the upstream's idle timeout, before the call and the raw
+			                     socket exchange that show the floor (default half the idle timeout)
 			  --body=TYPE        how calls read the JSON: quote (into a record, default) or string
 			  --jvm-arg=ARG      extra JVM argument for every measured JVM, repeatable
 			""";
@@ -89,7 +91,9 @@ public final class WarmupBenchmark {
 		Duration idleTimeout = Duration.ofMillis(Long.parseLong(options.getOrDefault("idle-timeout-ms", "2500")));
 		Settings settings = new Settings(Integer.parseInt(options.getOrDefault("calls", "1000")),
 				Integer.parseInt(options.getOrDefault("steady", "200")),
-				Long.parseLong(options.getOrDefault("idle-wait-ms", "4500")), options.getOrDefault("body", "quote"),
+				Long.parseLong(options.getOrDefault("idle-wait-ms", "4500")),
+				Long.parseLong(options.getOrDefault("pause-ms", String.valueOf(idleTimeout.toMillis() / 2))),
+				options.getOrDefault("body", "quote"),
 				jvmArgs, onArgs);
 
 		long began = System.nanoTime();
@@ -143,6 +147,7 @@ public final class WarmupBenchmark {
 		command.add("calls=" + settings.calls());
 		command.add("steady=" + settings.steady());
 		command.add("idle-wait-ms=" + settings.idleWaitMillis());
+		command.add("pause-ms=" + settings.pauseMillis());
 		command.add("body=" + settings.body());
 		command.add("--");
 		List<String> overridden = appArgs.stream().map((arg) -> arg.split("=", 2)[0]).toList();
@@ -176,7 +181,8 @@ public final class WarmupBenchmark {
 				values.put(keyValue[0], Long.parseLong(keyValue[1]));
 			}
 			return new Result(values.get("first"), values.get("second"), values.get("tenth"), values.get("steady"),
-					values.get("idle"), values.get("startup"), firstConnections, idleConnections);
+					values.get("idle"), values.get("startup"), firstConnections, idleConnections, values.get("pause"),
+					values.get("rawsteady"), values.get("rawpause"));
 		}
 		finally {
 			process.destroyForcibly();
@@ -244,6 +250,18 @@ public final class WarmupBenchmark {
 					median(list, (r) -> r.startup / 1e6));
 		}
 		System.out.println();
+		System.out.printf(Locale.ROOT, "The floor: after a pause of %d ms with the connection still open, the next call's"
+				+ " ratio to steady state, through the client and as a raw exchange over one TLS socket (no HTTP"
+				+ " client) in the same JVM%n", settings.pauseMillis());
+		System.out.println("tls   warm-up  client  raw socket  raw steady ms");
+		for (Map.Entry<String, List<Result>> entry : results.entrySet()) {
+			List<Result> list = entry.getValue();
+			String[] key = entry.getKey().split(" ");
+			System.out.printf(Locale.ROOT, "%-5s %-7s %6.2fx %10.2fx %14.3f%n", key[0], key[1],
+					median(list, (r) -> r.pause / (double) r.steady),
+					median(list, (r) -> r.rawPause / (double) r.rawSteady), median(list, (r) -> r.rawSteady / 1e6));
+		}
+		System.out.println();
 		System.out.println("first call in ms (per run):");
 		for (Map.Entry<String, List<Result>> entry : results.entrySet()) {
 			StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "  %-10s", entry.getKey()));
@@ -271,12 +289,12 @@ public final class WarmupBenchmark {
 		System.out.println("[warmup-benchmark] " + message);
 	}
 
-	private record Settings(int calls, int steady, long idleWaitMillis, String body, List<String> jvmArgs,
-			List<String> onArgs) {
+	private record Settings(int calls, int steady, long idleWaitMillis, long pauseMillis, String body,
+			List<String> jvmArgs, List<String> onArgs) {
 	}
 
 	private record Result(long first, long second, long tenth, long steady, long idle, long startup,
-			long firstConnections, long idleConnections) {
+			long firstConnections, long idleConnections, long pause, long rawSteady, long rawPause) {
 	}
 
 }

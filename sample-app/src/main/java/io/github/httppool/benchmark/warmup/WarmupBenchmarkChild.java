@@ -1,14 +1,21 @@
 package io.github.httppool.benchmark.warmup;
 
+import java.io.BufferedInputStream;
 import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
+
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLSocket;
 
 import org.springframework.boot.SpringApplication;
 import io.github.httppool.autoconfigure.HttpPoolAutoConfiguration;
@@ -17,6 +24,7 @@ import io.github.httppool.autoconfigure.warmup.HttpPoolWarmupAutoConfiguration;
 import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
 import org.springframework.boot.autoconfigure.availability.ApplicationAvailabilityAutoConfiguration;
 import org.springframework.boot.autoconfigure.ssl.SslAutoConfiguration;
+import org.springframework.boot.ssl.SslBundles;
 import org.springframework.boot.http.client.autoconfigure.HttpClientAutoConfiguration;
 import org.springframework.boot.http.client.autoconfigure.imperative.ImperativeHttpClientAutoConfiguration;
 import org.springframework.boot.http.converter.autoconfigure.HttpMessageConvertersAutoConfiguration;
@@ -89,8 +97,14 @@ public final class WarmupBenchmarkChild {
 				more.append(' ').append(call(client, text, url, calls + i) / 1000).append("us");
 			}
 			report(more.toString());
+			long pauseMillis = Long.parseLong(options.getOrDefault("pause-ms", "1200"));
+			Thread.sleep(pauseMillis);
+			long afterPause = call(client, text, url, calls + 10);
+			long[] floor = floor(context.getBean(SslBundles.class).getBundle("upstream").createSslContext(), url,
+					calls, steadyCalls, pauseMillis);
 			report("RESULT first=" + first + " second=" + second + " tenth=" + tenth + " steady=" + median(steady)
-					+ " idle=" + afterIdle + " startup=" + startupNanos);
+					+ " idle=" + afterIdle + " startup=" + startupNanos + " pause=" + afterPause + " rawsteady="
+					+ floor[0] + " rawpause=" + floor[1]);
 			await(parent);
 		}
 	}
@@ -104,6 +118,59 @@ public final class WarmupBenchmarkChild {
 			throw new IllegalStateException("No quote");
 		}
 		return nanos;
+	}
+
+	/**
+	 * The floor of what any client can reach on this machine: the same request and
+	 * response exchanged by hand over one TLS socket, no HTTP client at all; its steady
+	 * state and its exchange after the same pause as the client's.
+	 * @return the raw steady state and the raw exchange after the pause, in nanoseconds
+	 */
+	private static long[] floor(SSLContext sslContext, String url, int calls, int steadyCalls, long pauseMillis)
+			throws IOException, InterruptedException {
+		URI uri = URI.create(url);
+		try (SSLSocket socket = (SSLSocket) sslContext.getSocketFactory().createSocket(uri.getHost(), uri.getPort())) {
+			socket.setTcpNoDelay(true);
+			socket.startHandshake();
+			byte[] request = ("GET /quote/1 HTTP/1.1\r\nHost: " + uri.getHost() + ":" + uri.getPort() + "\r\n\r\n")
+				.getBytes(StandardCharsets.US_ASCII);
+			OutputStream out = socket.getOutputStream();
+			InputStream in = new BufferedInputStream(socket.getInputStream());
+			List<Long> steady = new ArrayList<>();
+			for (int i = 1; i <= calls; i++) {
+				long nanos = exchange(request, out, in);
+				if (i > calls - steadyCalls) {
+					steady.add(nanos);
+				}
+			}
+			Thread.sleep(pauseMillis);
+			return new long[] { median(steady), exchange(request, out, in) };
+		}
+	}
+
+	private static long exchange(byte[] request, OutputStream out, InputStream in) throws IOException {
+		long start = System.nanoTime();
+		out.write(request);
+		out.flush();
+		long contentLength = 0;
+		StringBuilder line = new StringBuilder();
+		int c;
+		while ((c = in.read()) != -1) {
+			if (c != '\n') {
+				line.append((char) c);
+				continue;
+			}
+			String header = line.toString().trim();
+			line.setLength(0);
+			if (header.isEmpty()) {
+				break;
+			}
+			if (header.regionMatches(true, 0, "content-length:", 0, 15)) {
+				contentLength = Long.parseLong(header.substring(15).trim());
+			}
+		}
+		in.skipNBytes(contentLength);
+		return System.nanoTime() - start;
 	}
 
 	private static long median(List<Long> values) {
