@@ -169,8 +169,9 @@ public final class WarmupBenchmark {
 			expect(out, log, "IDLE_READY");
 			accepted = upstream.accepted();
 			in.println("GO");
-			String result = expect(out, log, "RESULT");
+			expect(out, log, "AFTER_IDLE_MORE");
 			long idleConnections = upstream.accepted() - accepted;
+			String result = expect(out, log, "RESULT");
 			in.println("GO");
 			if (!process.waitFor(30, TimeUnit.SECONDS)) {
 				process.destroyForcibly();
