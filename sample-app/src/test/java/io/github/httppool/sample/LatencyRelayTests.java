@@ -14,6 +14,8 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
@@ -70,9 +72,11 @@ class LatencyRelayTests {
 	void bytesPassInOrderBothWaysOverAMultiMegabyteTransferAndEndOfStreamFollows() throws Exception {
 		byte[] data = new byte[8 * 1024 * 1024];
 		new Random(42).nextBytes(data);
+		// Own threads: the common pool may have a single worker on 2 CPUs, and both tasks block.
+		ExecutorService threads = Executors.newFixedThreadPool(2);
 		try (ServerSocket echo = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
 				LatencyRelay relay = LatencyRelay.start(echo.getLocalPort(), Duration.ofMillis(10))) {
-			CompletableFuture<Void> server = CompletableFuture.runAsync(() -> echoOnce(echo));
+			CompletableFuture<Void> server = CompletableFuture.runAsync(() -> echoOnce(echo), threads);
 			try (Socket socket = new Socket()) {
 				socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), relay.port()), 5000);
 				socket.setSoTimeout(30_000);
@@ -87,7 +91,7 @@ class LatencyRelayTests {
 					catch (IOException ex) {
 						throw new IllegalStateException(ex);
 					}
-				});
+				}, threads);
 				byte[] received = socket.getInputStream().readAllBytes(); // until the echo's end of stream
 
 				writer.get(30, TimeUnit.SECONDS);
@@ -95,6 +99,9 @@ class LatencyRelayTests {
 				assertThat(received).hasSameSizeAs(data);
 				assertThat(received).isEqualTo(data);
 			}
+		}
+		finally {
+			threads.shutdownNow();
 		}
 	}
 
