@@ -1,6 +1,5 @@
 package io.github.httppool.sample;
 
-import java.io.File;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -20,7 +19,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.jar.JarFile;
 
 /**
  * The one-command demonstration of why the starter exists: one {@link DemoUpstream} with a response delay, then
@@ -185,7 +183,7 @@ public final class Demo {
 		List<String> gatewayArgs = new ArrayList<>(tlsArgs);
 		gatewayArgs.addAll(VARIANT_ARGS.getOrDefault(variant, List.of()));
 		gatewayArgs.addAll(options.gatewayArgs);
-		Process gateway = startGateway(variant, upstream, portFile, log, gatewayArgs);
+		Process gateway = GatewayJvm.current().startGateway(variant, upstream.baseUrl(), portFile, log, gatewayArgs);
 		runningGateway.set(gateway);
 		try {
 			long began = System.nanoTime();
@@ -241,46 +239,6 @@ public final class Demo {
 
 	static Duration cpuTime(Process process) {
 		return process.info().totalCpuDuration().orElse(null);
-	}
-
-	static Process startGateway(String variant, DemoUpstream upstream, Path portFile, Path log,
-			List<String> extraArgs) throws IOException {
-		List<String> command = new ArrayList<>();
-		command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-		command.add("-Xmx512m");
-		command.add("-XX:+ExitOnOutOfMemoryError");
-		extraArgs.stream().filter((arg) -> arg.startsWith("-D")).forEach(command::add);
-		String classPath = System.getProperty("java.class.path");
-		if (isExecutableJar(classPath)) {
-			command.add("-jar");
-			command.add(classPath);
-			command.add("gateway");
-		}
-		else {
-			command.add("-cp");
-			command.add(classPath);
-			command.add(GatewayApplication.class.getName());
-		}
-		command.add("--server.port=0");
-		command.add("--spring.main.banner-mode=off");
-		command.add("--sample.client=" + variant);
-		command.add("--sample.upstream-url=" + upstream.baseUrl());
-		command.add("--sample.port-file=" + portFile);
-		command.add("--sample.exit-with-parent=true");
-		extraArgs.stream().filter((arg) -> !arg.startsWith("-D")).forEach(command::add);
-		return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-	}
-
-	private static boolean isExecutableJar(String classPath) {
-		if (classPath.contains(File.pathSeparator) || !classPath.endsWith(".jar")) {
-			return false;
-		}
-		try (JarFile jar = new JarFile(classPath)) {
-			return jar.getManifest() != null && jar.getManifest().getMainAttributes().getValue("Start-Class") != null;
-		}
-		catch (IOException ex) {
-			return false;
-		}
 	}
 
 	static int awaitPort(Process gateway, Path portFile, Path log) throws IOException, InterruptedException {

@@ -1,10 +1,8 @@
 package io.github.httppool.sample;
 
-import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Map;
@@ -54,7 +52,7 @@ final class FirstCallProbe {
 			}
 			long accepted = upstream.acceptedConnections();
 			long began = System.nanoTime();
-			String error = send(client, request);
+			String error = LoadGenerator.send(client, request);
 			latencies[i] = System.nanoTime() - began;
 			newConnections[i] = upstream.acceptedConnections() - accepted;
 			if (error != null) {
@@ -80,17 +78,6 @@ final class FirstCallProbe {
 
 	private static double millis(long[] latencies, int index, int requests) {
 		return (index < requests) ? latencies[index] / 1e6 : Double.NaN;
-	}
-
-	private static String send(HttpClient client, HttpRequest request) throws InterruptedException {
-		try {
-			HttpResponse<byte[]> response = client.send(request, HttpResponse.BodyHandlers.ofByteArray());
-			int status = response.statusCode();
-			return (status >= 200 && status < 300) ? null : "HTTP " + status;
-		}
-		catch (IOException ex) {
-			return ex.getClass().getSimpleName();
-		}
 	}
 
 	/**

@@ -180,7 +180,11 @@ public final class LoadGenerator {
 				Duration.ofNanos(elapsed), completed);
 	}
 
-	private static String send(HttpClient client, HttpRequest request) throws InterruptedException {
+	/**
+	 * Send one request and read its body.
+	 * @return {@code null} for a 2xx response, else what went wrong
+	 */
+	static String send(HttpClient client, HttpRequest request) throws InterruptedException {
 		try {
 			HttpResponse<byte[]> response = client.send(request, HttpResponse.BodyHandlers.ofByteArray());
 			int status = response.statusCode();
