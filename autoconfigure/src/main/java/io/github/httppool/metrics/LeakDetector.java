@@ -6,10 +6,9 @@ import java.util.concurrent.TimeUnit;
 import io.github.httppool.pool.DaemonScheduler;
 import io.github.httppool.pool.HttpPool;
 import io.github.httppool.pool.HttpPools;
+import io.github.httppool.pool.PoolBackgroundTask;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
-
-import org.springframework.context.SmartLifecycle;
 
 /**
  * Reports connections leased longer than their pool's leak detection threshold: one
@@ -20,57 +19,32 @@ import org.springframework.context.SmartLifecycle;
  *
  * @since 0.1.0
  */
-public final class LeakDetector implements SmartLifecycle {
+public final class LeakDetector extends PoolBackgroundTask {
 
 	/**
 	 * The name of the leak detection thread.
 	 */
 	public static final String THREAD_NAME = "http-pool-leak-detector";
 
-	/**
-	 * The lifecycle phase: the same as the evictor's, after the web server's graceful
-	 * shutdown.
-	 */
-	public static final int PHASE = SmartLifecycle.DEFAULT_PHASE - 4096;
-
 	private static final Log logger = LogFactory.getLog(LeakDetector.class);
-
-	private final HttpPools pools;
-
-	private final DaemonScheduler scheduler = new DaemonScheduler(THREAD_NAME, Duration.ofSeconds(5));
-
-	private boolean listening;
 
 	/**
 	 * Create a detector for the given pools.
 	 * @param pools the pools
 	 */
 	public LeakDetector(HttpPools pools) {
-		this.pools = pools;
+		super(pools, THREAD_NAME);
 	}
 
 	@Override
-	public synchronized void start() {
-		if (!this.scheduler.start()) {
-			return;
-		}
-		if (!this.listening) {
-			this.listening = true;
-			this.pools.forEachPool(this::schedule);
-		}
-		else {
-			this.pools.all().forEach(this::schedule);
-		}
-	}
-
-	private void schedule(HttpPool pool) {
+	protected void schedule(HttpPool pool, DaemonScheduler scheduler) {
 		PoolMonitor poolMonitor = pool.monitor();
 		Duration threshold = (poolMonitor != null) ? poolMonitor.options().leakDetectionThreshold() : null;
 		if (poolMonitor == null || threshold == null) {
 			return;
 		}
 		long period = Math.max(10, Math.min(threshold.toMillis() / 4, 1000));
-		this.scheduler.scheduleWithFixedDelay(() -> check(poolMonitor, threshold), Duration.ofMillis(period));
+		scheduler.scheduleWithFixedDelay(() -> check(poolMonitor, threshold), Duration.ofMillis(period));
 	}
 
 	/**
@@ -107,21 +81,6 @@ public final class LeakDetector implements SmartLifecycle {
 					+ poolMonitor.name() + "', reported as a possible leak, was released after "
 					+ TimeUnit.NANOSECONDS.toMillis(nowNanos - lease.leasedAtNanos) + " ms (" + thread + ").");
 		}
-	}
-
-	@Override
-	public void stop() {
-		this.scheduler.stop();
-	}
-
-	@Override
-	public boolean isRunning() {
-		return this.scheduler.isRunning();
-	}
-
-	@Override
-	public int getPhase() {
-		return PHASE;
 	}
 
 }
