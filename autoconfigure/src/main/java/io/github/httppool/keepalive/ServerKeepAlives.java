@@ -30,7 +30,7 @@ public final class ServerKeepAlives {
 		if (announcement == null || announcement.keepAliveMillis != keepAliveMillis) {
 			this.announcements.put(target, new Announcement(keepAliveMillis, now));
 		}
-		else if (announcement.lastResponseNanos != now) {
+		else {
 			announcement.lastResponseNanos = now;
 		}
 	}
