@@ -27,6 +27,8 @@ import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * The side-by-side benchmark (issue 6): for each scenario and each repeat, a direct-to-upstream run (the load
  * generator straight at the {@link DemoUpstream}, no gateway: the ceiling) and one run per gateway variant,
@@ -277,11 +279,9 @@ public final class Benchmark {
 		Options options = context.options;
 		SSLContext sslContext = clientSslContext(scenario, context.certificates);
 		context.upstream.resetCounters();
-		Optional<Set<String>> timeWaitBefore = TimeWaitSockets.involvingPort(context.upstream.clientPort());
+		Optional<Set<String>> timeWaitBefore = TimeWaitSockets.allInvolvingPort(context.upstream.clientPort());
 		URI target = URI.create(context.upstream.baseUrl() + "/api/accounts/42");
-		warmUp(target, context, sslContext);
-		LoadGenerator.Result load = LoadGenerator.run(target, scenario.concurrency, options.requestsFor(scenario),
-				Duration.ofSeconds(options.maxSeconds), scenario.requestTimeout, sslContext);
+		LoadGenerator.Result load = load(target, context, sslContext, LoadGenerator.Window.NONE);
 		Run run = Run.of(scenario.name, repeat, DIRECT, load, context.upstream.upstream.acceptedConnections(),
 				context.upstream.upstream.requests(), timeWait(context.upstream, timeWaitBefore), Double.NaN,
 				options.network(), "", null);
@@ -289,25 +289,21 @@ public final class Benchmark {
 		return run;
 	}
 
-	private static void warmUp(URI target, Context context, SSLContext sslContext) throws InterruptedException {
+	/** A warm-up and, on the same callers and connections, the measured window. */
+	private static LoadGenerator.Result load(URI target, Context context, @Nullable SSLContext sslContext,
+			LoadGenerator.Window window) throws InterruptedException {
 		Options options = context.options;
-		if (options.warmupRequests == 0 && options.warmupSeconds == 0) {
-			return;
-		}
-		LoadGenerator.Result warmup = LoadGenerator.warmUp(target, context.scenario.concurrency,
-				options.warmupRequests, Duration.ofSeconds(options.warmupSeconds),
-				Duration.ofSeconds(options.maxSeconds), context.scenario.requestTimeout, sslContext);
-		if (warmup.errors() > 0) {
-			Demo.progress("[%s] warm-up: %d requests in %.1f s, errors %s", context.scenario.name, warmup.completed(),
-					warmup.elapsed().toMillis() / 1000.0, warmup.errorKinds());
-		}
+		return LoadGenerator.run(target, context.scenario.concurrency,
+				new LoadGenerator.WarmUp(options.warmupRequests, Duration.ofSeconds(options.warmupSeconds)),
+				options.requestsFor(context.scenario), Duration.ofSeconds(options.maxSeconds),
+				context.scenario.requestTimeout, sslContext, window);
 	}
 
 	private static Run runVariant(Context context, int repeat, String variant) throws Exception {
 		Scenario scenario = context.scenario;
 		Options options = context.options;
 		context.upstream.upstream.resetCounters();
-		Optional<Set<String>> timeWaitBefore = TimeWaitSockets.involvingPort(context.upstream.clientPort());
+		Optional<Set<String>> timeWaitBefore = TimeWaitSockets.allInvolvingPort(context.upstream.clientPort());
 		String id = scenario.name + "-" + repeat + "-" + variant;
 		Path portFile = context.workDir.resolve(id + ".port");
 		Path log = context.workDir.resolve("gateway-" + id + ".log");
@@ -341,19 +337,12 @@ public final class Benchmark {
 						Double.NaN, Double.NaN, options.network(), context.jvm.version(), probe.figures());
 			}
 			else {
-				warmUp(target, context, null);
-				Duration cpuBefore = Demo.cpuTime(gateway);
-				long[] ticksBefore = GatewayJvm.cpuTicks(gateway.pid());
-				LoadGenerator.Result load = LoadGenerator.run(target, scenario.concurrency,
-						options.requestsFor(scenario), Duration.ofSeconds(options.maxSeconds),
-						scenario.requestTimeout);
-				Duration cpuAfter = Demo.cpuTime(gateway);
-				double jit = GatewayJvm.compilerShare(ticksBefore, GatewayJvm.cpuTicks(gateway.pid()));
-				double cpu = (cpuBefore != null && cpuAfter != null && load.completed() > 0)
-						? cpuAfter.minus(cpuBefore).toNanos() / 1e6 / load.completed() : Double.NaN;
+				GatewayCpu cpu = new GatewayCpu(gateway);
+				LoadGenerator.Result load = load(target, context, null, cpu);
 				run = Run.of(scenario.name, repeat, variant, load, context.upstream.upstream.acceptedConnections(),
-						context.upstream.upstream.requests(), timeWait(context.upstream, timeWaitBefore), cpu,
-						options.network(), context.jvm.version(), null).withJitShare(jit);
+						context.upstream.upstream.requests(), timeWait(context.upstream, timeWaitBefore),
+						cpu.millisPerResponse(load), options.network(), context.jvm.version(), null)
+					.withJitShare(cpu.jitShare());
 				if (load.errors() > 0) {
 					Demo.progress("[%s #%d] %s errors: %s", scenario.name, repeat, variant, load.errorKinds());
 				}

@@ -176,7 +176,7 @@ public final class Demo {
 	private static VariantResult runVariant(String variant, DemoUpstream upstream, Options options, Path workDir,
 			List<String> tlsArgs) throws IOException, InterruptedException {
 		upstream.resetCounters();
-		Optional<Set<String>> timeWaitBefore = TimeWaitSockets.involvingPort(upstream.port());
+		Optional<Set<String>> timeWaitBefore = TimeWaitSockets.allInvolvingPort(upstream.port());
 		Path portFile = workDir.resolve(variant + ".port");
 		Path log = workDir.resolve("gateway-" + variant + ".log");
 		progress("[%s] starting the gateway in a new JVM", variant);

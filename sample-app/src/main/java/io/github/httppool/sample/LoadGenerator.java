@@ -19,16 +19,19 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
 import javax.net.ssl.SSLContext;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * A bounded load generator for the demonstration and the tests: {@code concurrency} caller threads share a
  * fixed number of {@code GET} requests, each caller sending its next request as soon as the previous one
- * answered (a closed model, like nGrinder's virtual users). It stops at the request count or at the time limit,
- * whichever comes first, records every completed request's latency and counts errors (exceptions and non-2xx
- * statuses).
+ * answered (a closed model, like nGrinder's virtual users). An optional warm-up runs first on the same callers
+ * and connections, then the measured window; it stops at the request count or at the time limit, whichever comes
+ * first, records every completed request's latency and counts errors (exceptions and non-2xx statuses).
  * <p>
  * It only targets loopback addresses. It uses the JDK {@link HttpClient} (HTTP/1.1, keep-alive) with a small
  * bounded executor of named daemon threads.
@@ -52,51 +55,32 @@ public final class LoadGenerator {
 	 */
 	public static Result run(URI target, int concurrency, int totalRequests, Duration timeLimit,
 			Duration requestTimeout) throws InterruptedException {
-		return run(target, concurrency, totalRequests, timeLimit, requestTimeout, null);
+		return run(target, concurrency, WarmUp.NONE, totalRequests, timeLimit, requestTimeout, null, Window.NONE);
 	}
 
 	/**
-	 * Like {@link #run(URI, int, int, Duration, Duration)}, with the TLS context for an {@code https} target
-	 * (the benchmark's direct-to-upstream ceiling).
+	 * Keep {@code concurrency} callers sending without a pause: first a warm-up that is not measured, then a
+	 * measured window of {@code totalRequests} requests, with the same callers and the same connections, so the
+	 * window has neither a ramp-up nor a tail. The window's throughput counts the responses that arrived in it,
+	 * from its start until its last request was sent, while every caller was busy; its latencies are those of
+	 * the requests sent in it.
 	 * @param target a loopback URL
 	 * @param concurrency the number of concurrent callers
-	 * @param totalRequests the number of requests to send in all
-	 * @param timeLimit the limit for the whole run
+	 * @param warmUp the warm-up before the window
+	 * @param totalRequests the requests sent in the measured window
+	 * @param timeLimit the limit of the warm-up and, again, of the window: no request of either starts after it;
+	 * a request in flight then still gets up to {@code requestTimeout}, after which its caller is interrupted
+	 * and the request counts as not completed
 	 * @param requestTimeout the limit for one request
-	 * @param sslContext the client TLS context, or {@code null} for the JDK default
-	 * @return the result
+	 * @param sslContext the client TLS context for an {@code https} target, or {@code null} for the JDK default
+	 * @param window told when the measured window starts and ends, on a caller thread
+	 * @return the result of the measured window
 	 * @throws InterruptedException if interrupted while waiting for the callers
 	 */
-	public static Result run(URI target, int concurrency, int totalRequests, Duration timeLimit,
-			Duration requestTimeout, SSLContext sslContext) throws InterruptedException {
-		return load(target, concurrency, totalRequests, totalRequests, Duration.ZERO, timeLimit, requestTimeout,
-				sslContext);
-	}
-
-	/**
-	 * Keep {@code concurrency} callers sending until at least {@code minRequests} requests were sent and
-	 * {@code minDuration} has passed, or until {@code timeLimit}, whichever comes first; latencies are not kept.
-	 * Used to get a JVM past its JIT compilation before a measured run.
-	 * @param target a loopback URL
-	 * @param concurrency the number of concurrent callers
-	 * @param minRequests the least number of requests to send
-	 * @param minDuration the least time to keep sending
-	 * @param timeLimit the limit for the whole warm-up
-	 * @param requestTimeout the limit for one request
-	 * @param sslContext the client TLS context, or {@code null} for the JDK default
-	 * @return the result, without latencies
-	 * @throws InterruptedException if interrupted while waiting for the callers
-	 */
-	public static Result warmUp(URI target, int concurrency, int minRequests, Duration minDuration,
-			Duration timeLimit, Duration requestTimeout, SSLContext sslContext) throws InterruptedException {
-		return load(target, concurrency, Integer.MAX_VALUE, minRequests, minDuration, timeLimit, requestTimeout,
-				sslContext);
-	}
-
-	private static Result load(URI target, int concurrency, int maxRequests, int minRequests, Duration minDuration,
-			Duration timeLimit, Duration requestTimeout, SSLContext sslContext) throws InterruptedException {
+	public static Result run(URI target, int concurrency, WarmUp warmUp, int totalRequests, Duration timeLimit,
+			Duration requestTimeout, @Nullable SSLContext sslContext, Window window) throws InterruptedException {
 		requireLoopback(target);
-		if (concurrency < 1 || maxRequests < 1) {
+		if (concurrency < 1 || totalRequests < 1) {
 			throw new IllegalArgumentException("concurrency and totalRequests must be at least 1");
 		}
 		ExecutorService clientExecutor = Executors.newFixedThreadPool(Math.min(4, concurrency),
@@ -110,46 +94,20 @@ public final class LoadGenerator {
 		}
 		HttpClient client = builder.build();
 		HttpRequest request = HttpRequest.newBuilder(target).timeout(requestTimeout).GET().build();
-		boolean keepLatencies = maxRequests != Integer.MAX_VALUE;
-		long[] latencies = new long[keepLatencies ? maxRequests : 0];
-		Arrays.fill(latencies, -1);
-		AtomicInteger next = new AtomicInteger();
-		LongAdder completedCount = new LongAdder();
-		LongAdder succeeded = new LongAdder();
-		Map<String, LongAdder> errors = new ConcurrentHashMap<>();
+		Phases phases = new Phases(warmUp, totalRequests, timeLimit, window);
 		CountDownLatch start = new CountDownLatch(1);
 		CountDownLatch done = new CountDownLatch(concurrency);
 		ThreadFactory callers = namedDaemonThreads("load-caller-");
 		List<Thread> threads = new ArrayList<>(concurrency);
-		long[] startNanos = new long[1];
 		for (int i = 0; i < concurrency; i++) {
 			Thread thread = callers.newThread(() -> {
 				try {
 					start.await();
-					long deadline = startNanos[0] + timeLimit.toNanos();
-					long minimumUntil = startNanos[0] + minDuration.toNanos();
-					while (true) {
-						long now = System.nanoTime();
-						if (now >= deadline || next.get() >= maxRequests
-								|| (next.get() >= minRequests && now >= minimumUntil)) {
-							break;
-						}
-						int index = next.getAndIncrement();
-						if (index >= maxRequests) {
-							break;
-						}
+					int index;
+					while ((index = phases.next()) != Phases.STOP) {
 						long began = System.nanoTime();
 						String error = send(client, request);
-						if (keepLatencies) {
-							latencies[index] = System.nanoTime() - began;
-						}
-						completedCount.increment();
-						if (error == null) {
-							succeeded.increment();
-						}
-						else {
-							errors.computeIfAbsent(error, (key) -> new LongAdder()).increment();
-						}
+						phases.completed(index, began, System.nanoTime(), error);
 					}
 				}
 				catch (InterruptedException ex) {
@@ -162,22 +120,170 @@ public final class LoadGenerator {
 			threads.add(thread);
 			thread.start();
 		}
-		startNanos[0] = System.nanoTime();
+		phases.begin();
 		start.countDown();
-		boolean finished = done.await(timeLimit.plus(requestTimeout).plusSeconds(1).toMillis(), TimeUnit.MILLISECONDS);
-		long elapsed = System.nanoTime() - startNanos[0];
+		boolean finished = done.await(timeLimit.multipliedBy(2).plus(requestTimeout).plusSeconds(1).toMillis(),
+				TimeUnit.MILLISECONDS);
 		if (!finished) {
 			threads.forEach(Thread::interrupt);
 		}
 		clientExecutor.shutdownNow();
-		long[] completed = Arrays.stream(latencies).filter((latency) -> latency >= 0).sorted().toArray();
-		Map<String, Long> errorCounts = new TreeMap<>();
-		errors.forEach((kind, count) -> errorCounts.put(kind, count.sum()));
-		long errorTotal = errorCounts.values().stream().mapToLong(Long::longValue).sum();
-		int completedTotal = keepLatencies ? completed.length : completedCount.intValue();
-		int requested = keepLatencies ? maxRequests : next.get();
-		return new Result(requested, completedTotal, succeeded.intValue(), (int) errorTotal, errorCounts,
-				Duration.ofNanos(elapsed), completed);
+		return phases.result();
+	}
+
+	/**
+	 * The warm-up before a measured window: callers keep sending until at least {@code minRequests} were sent
+	 * and {@code minDuration} has passed (or the time limit came first).
+	 *
+	 * @param minRequests the least number of requests to send
+	 * @param minDuration the least time to keep sending
+	 */
+	public record WarmUp(int minRequests, Duration minDuration) {
+
+		/** No warm-up: the window starts with the first request. */
+		public static final WarmUp NONE = new WarmUp(0, Duration.ZERO);
+
+		boolean isOver(int sent, long elapsedNanos) {
+			return sent >= this.minRequests && elapsedNanos >= this.minDuration.toNanos();
+		}
+
+	}
+
+	/**
+	 * Told when the measured window starts and when it ends, for readings taken over exactly that window (such
+	 * as the CPU time of the process under load).
+	 */
+	public interface Window {
+
+		/** Nothing to do at either end. */
+		Window NONE = new Window() {
+		};
+
+		/** The window starts now. */
+		default void started() {
+		}
+
+		/** The window ends now: its last request was sent, or its time limit passed. */
+		default void ended() {
+		}
+
+	}
+
+	/** The warm-up and the measured window of one run, shared by its callers. */
+	private static final class Phases {
+
+		static final int STOP = Integer.MIN_VALUE;
+
+		static final int WARM_UP = -1;
+
+		private final WarmUp warmUp;
+
+		private final int totalRequests;
+
+		private final long timeLimitNanos;
+
+		private final Window window;
+
+		private final long[] latencies;
+
+		private final AtomicInteger warmUpSent = new AtomicInteger();
+
+		private final AtomicInteger windowSent = new AtomicInteger();
+
+		private final LongAdder windowResponses = new LongAdder();
+
+		private final LongAdder succeeded = new LongAdder();
+
+		private final Map<String, LongAdder> errors = new ConcurrentHashMap<>();
+
+		private final AtomicLong windowStart = new AtomicLong(-1);
+
+		private final AtomicLong windowEnd = new AtomicLong(-1);
+
+		private long began;
+
+		Phases(WarmUp warmUp, int totalRequests, Duration timeLimit, Window window) {
+			this.warmUp = warmUp;
+			this.totalRequests = totalRequests;
+			this.timeLimitNanos = timeLimit.toNanos();
+			this.window = window;
+			this.latencies = new long[totalRequests];
+			Arrays.fill(this.latencies, -1);
+		}
+
+		void begin() {
+			this.began = System.nanoTime();
+		}
+
+		/** The window index of the caller's next request, {@link #WARM_UP}, or {@link #STOP}. */
+		int next() {
+			long now = System.nanoTime();
+			long start = this.windowStart.get();
+			if (start < 0) {
+				long elapsed = now - this.began;
+				if (!this.warmUp.isOver(this.warmUpSent.get(), elapsed) && elapsed < this.timeLimitNanos) {
+					this.warmUpSent.incrementAndGet();
+					return WARM_UP;
+				}
+				if (this.windowStart.compareAndSet(-1, now)) {
+					this.window.started();
+				}
+				start = this.windowStart.get();
+			}
+			if (now - start >= this.timeLimitNanos) {
+				end(start + this.timeLimitNanos);
+				return STOP;
+			}
+			int index = this.windowSent.getAndIncrement();
+			if (index >= this.totalRequests) {
+				return STOP;
+			}
+			if (index == this.totalRequests - 1) {
+				end(now);
+			}
+			return index;
+		}
+
+		void completed(int index, long sentNanos, long answeredNanos, @Nullable String error) {
+			long start = this.windowStart.get();
+			long end = this.windowEnd.get();
+			if (start >= 0 && answeredNanos >= start && (end < 0 || answeredNanos <= end)) {
+				this.windowResponses.increment();
+			}
+			if (index < 0) {
+				return;
+			}
+			this.latencies[index] = answeredNanos - sentNanos;
+			if (error == null) {
+				this.succeeded.increment();
+			}
+			else {
+				this.errors.computeIfAbsent(error, (key) -> new LongAdder()).increment();
+			}
+		}
+
+		private void end(long at) {
+			if (this.windowEnd.compareAndSet(-1, at)) {
+				this.window.ended();
+			}
+		}
+
+		Result result() {
+			long start = this.windowStart.get();
+			long end = this.windowEnd.get();
+			if (start >= 0 && end < 0) {
+				end(System.nanoTime());
+				end = this.windowEnd.get();
+			}
+			long[] completed = Arrays.stream(this.latencies).filter((latency) -> latency >= 0).sorted().toArray();
+			Map<String, Long> errorCounts = new TreeMap<>();
+			this.errors.forEach((kind, count) -> errorCounts.put(kind, count.sum()));
+			int errorTotal = (int) errorCounts.values().stream().mapToLong(Long::longValue).sum();
+			Duration elapsed = Duration.ofNanos((start >= 0) ? Math.max(0, end - start) : 0);
+			return new Result(this.totalRequests, completed.length, this.succeeded.intValue(), errorTotal,
+					errorCounts, elapsed, completed, this.windowResponses.sum());
+		}
+
 	}
 
 	/**
@@ -224,19 +330,21 @@ public final class LoadGenerator {
 	 * @param succeeded the requests answered with a 2xx status
 	 * @param errors the completed requests that failed (exception or non-2xx status)
 	 * @param errorKinds the errors by kind, such as {@code HTTP 502} or {@code HttpTimeoutException}
-	 * @param elapsed the wall-clock time of the run
+	 * @param elapsed the wall-clock time of the measured window
 	 * @param sortedLatenciesNanos the latency of every completed request, ascending
+	 * @param responses the responses (and errors) that arrived within the window, whichever request they
+	 * answered
 	 */
 	public record Result(int requested, int completed, int succeeded, int errors, Map<String, Long> errorKinds,
-			Duration elapsed, long[] sortedLatenciesNanos) {
+			Duration elapsed, long[] sortedLatenciesNanos, long responses) {
 
 		/**
-		 * Completed requests per second of wall-clock time.
+		 * Responses per second of the measured window.
 		 * @return throughput
 		 */
 		public double throughput() {
 			double seconds = this.elapsed.toNanos() / 1e9;
-			return (seconds > 0) ? this.completed / seconds : 0;
+			return (seconds > 0) ? this.responses / seconds : 0;
 		}
 
 		/**

@@ -30,6 +30,21 @@ public final class TimeWaitSockets {
 	 * @return the sockets, or empty when they cannot be counted here
 	 */
 	public static Optional<Set<String>> involvingPort(int port) {
+		return involvingPort(port, true);
+	}
+
+	/**
+	 * The sockets in any state whose local or remote port is {@code port}, in the notation of
+	 * {@link #involvingPort(int)}: taken before a run, they exclude from its count the sockets of an earlier
+	 * run that reach {@code TIME_WAIT} only later (from {@code FIN_WAIT_2}, say).
+	 * @param port the port
+	 * @return the sockets, or empty when they cannot be counted here
+	 */
+	public static Optional<Set<String>> allInvolvingPort(int port) {
+		return involvingPort(port, false);
+	}
+
+	private static Optional<Set<String>> involvingPort(int port, boolean timeWaitOnly) {
 		if (!Files.isReadable(TABLES.get(0))) {
 			return Optional.empty();
 		}
@@ -47,7 +62,7 @@ public final class TimeWaitSockets {
 			}
 			for (int i = 1; i < lines.size(); i++) {
 				String[] fields = lines.get(i).trim().split("\\s+");
-				if (fields.length < 4 || !TIME_WAIT.equals(fields[3])) {
+				if (fields.length < 4 || (timeWaitOnly && !TIME_WAIT.equals(fields[3]))) {
 					continue;
 				}
 				if (port(fields[1]) == port || port(fields[2]) == port) {

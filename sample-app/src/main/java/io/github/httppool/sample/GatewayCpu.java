@@ -1,0 +1,59 @@
+package io.github.httppool.sample;
+
+import java.time.Duration;
+
+/**
+ * Reads a gateway JVM's CPU time, and its JIT compiler threads' share of it, at the start and at the end of a
+ * load generator's measured window.
+ */
+final class GatewayCpu implements LoadGenerator.Window {
+
+	private final Process gateway;
+
+	private volatile Duration cpuAtStart;
+
+	private volatile Duration cpuAtEnd;
+
+	private volatile long[] ticksAtStart;
+
+	private volatile long[] ticksAtEnd;
+
+	GatewayCpu(Process gateway) {
+		this.gateway = gateway;
+	}
+
+	@Override
+	public void started() {
+		this.ticksAtStart = GatewayJvm.cpuTicks(this.gateway.pid());
+		this.cpuAtStart = Demo.cpuTime(this.gateway);
+	}
+
+	@Override
+	public void ended() {
+		this.cpuAtEnd = Demo.cpuTime(this.gateway);
+		this.ticksAtEnd = GatewayJvm.cpuTicks(this.gateway.pid());
+	}
+
+	/**
+	 * The gateway's CPU time over the window per response that arrived in it.
+	 * @param load the result of the window
+	 * @return milliseconds of CPU per response, or NaN when unknown
+	 */
+	double millisPerResponse(LoadGenerator.Result load) {
+		Duration start = this.cpuAtStart;
+		Duration end = this.cpuAtEnd;
+		if (start == null || end == null || load.responses() == 0) {
+			return Double.NaN;
+		}
+		return end.minus(start).toNanos() / 1e6 / load.responses();
+	}
+
+	/**
+	 * The share of the gateway's CPU time over the window that its JIT compiler threads used.
+	 * @return between 0 and 1, or NaN when unknown
+	 */
+	double jitShare() {
+		return GatewayJvm.compilerShare(this.ticksAtStart, this.ticksAtEnd);
+	}
+
+}

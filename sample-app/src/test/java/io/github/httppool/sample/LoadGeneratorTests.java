@@ -1,0 +1,74 @@
+package io.github.httppool.sample;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The load generator's warm-up and measured window, against the counting upstream on loopback.
+ */
+class LoadGeneratorTests {
+
+	private static final Duration DELAY = Duration.ofMillis(20);
+
+	@Test
+	void theWindowFollowsTheWarmUpOnTheSameConnectionsAndMeasuresOnlyItsOwnRequests() throws Exception {
+		try (DemoUpstream upstream = DemoUpstream.start(DELAY)) {
+			URI target = URI.create(upstream.baseUrl() + "/api");
+			List<String> events = new ArrayList<>();
+			long[] requestsAtWindowStart = new long[1];
+			LoadGenerator.Window window = new LoadGenerator.Window() {
+
+				@Override
+				public void started() {
+					requestsAtWindowStart[0] = upstream.requests();
+					events.add("started");
+				}
+
+				@Override
+				public void ended() {
+					events.add("ended");
+				}
+
+			};
+
+			LoadGenerator.Result result = LoadGenerator.run(target, 4, new LoadGenerator.WarmUp(40, Duration.ZERO),
+					100, Duration.ofSeconds(20), Duration.ofSeconds(5), null, window);
+
+			assertThat(events).containsExactly("started", "ended");
+			assertThat(requestsAtWindowStart[0]).isGreaterThanOrEqualTo(36);
+			assertThat(upstream.requests()).isBetween(140L, 144L);
+			assertThat(upstream.acceptedConnections()).isEqualTo(4);
+			assertThat(result.requested()).isEqualTo(100);
+			assertThat(result.completed()).isEqualTo(100);
+			assertThat(result.succeeded()).isEqualTo(100);
+			assertThat(result.sortedLatenciesNanos()).hasSize(100);
+			assertThat(result.sortedLatenciesNanos()[0]).isGreaterThanOrEqualTo(DELAY.toNanos());
+			// every caller waits at least DELAY per response: a window that counted warm-up or late responses
+			// could report more
+			assertThat(result.responses()).isBetween(90L, 100L);
+			assertThat(result.throughput()).isPositive().isLessThanOrEqualTo(4 / (DELAY.toNanos() / 1e9));
+		}
+	}
+
+	@Test
+	void theWindowEndsAtItsTimeLimitAndCountsWhatWasNotSentAsNotCompleted() throws Exception {
+		try (DemoUpstream upstream = DemoUpstream.start(Duration.ofMillis(200))) {
+			URI target = URI.create(upstream.baseUrl() + "/slow");
+
+			LoadGenerator.Result result = LoadGenerator.run(target, 2, LoadGenerator.WarmUp.NONE, 1000,
+					Duration.ofSeconds(1), Duration.ofSeconds(5), null, LoadGenerator.Window.NONE);
+
+			assertThat(result.elapsed()).isEqualTo(Duration.ofSeconds(1));
+			assertThat(result.completed()).isBetween(8, 12);
+			assertThat(result.notCompleted()).isEqualTo(1000 - result.completed());
+			assertThat(result.responses()).isLessThanOrEqualTo(10);
+		}
+	}
+
+}
