@@ -74,11 +74,12 @@ public final class Benchmark {
 			                              gateway: 1st, 2nd, 10th request after ready, steady state (median of the
 			                              last 100 of 500 sequential requests), one request after 6 s idle
 			  --repeats=N             repeats per scenario, variant order rotated each time (default 3)
-			  --requests=N            measured requests per run (default: 2000; virtual-threads 3000;
+			  --requests=N            measured requests per run (default: 4000; virtual-threads 3000;
 			                          first-call 500 sequential requests)
 			  --warmup-requests=N     warm-up per run, not measured: at least N requests ... (default 1000)
-			  --warmup-seconds=N      ... and at least N seconds, at most --max-seconds (default 5)
-			  --max-seconds=N         time limit of one measured run and of one warm-up (default 30)
+			  --warmup-seconds=N      ... and at least N seconds, at most --max-seconds (default 10); the
+			                          measured window follows on the same callers and connections
+			  --max-seconds=N         time limit of one measured window and of one warm-up (default 30)
 			  --variants=a,b          gateway variants, of those the scenario has (default: all of them):
 			                          new-rest-template,boot-default,jdk,hand-tuned,pooled for http, https,
 			                          mtls, first-call; pooled-virtual,pooled-platform-50,hand-tuned-virtual
@@ -449,7 +450,8 @@ public final class Benchmark {
 		Map<String, List<Run>> byVariant = byVariant(runs, options, variants);
 		System.out.println();
 		System.out.printf(Locale.ROOT, "Scenario %s: %d callers, upstream delay %d ms, TLS %s; network: %s; gateways "
-				+ "on %s; %d requests per run (after a warm-up of at least %d requests and %d s, not counted), %d "
+				+ "on %s; %d measured requests per run (right after a warm-up of at least %d requests and %d s on the "
+				+ "same connections, not counted), %d "
 				+ "repeat(s): median [min-max]%n", scenario.name, scenario.concurrency, scenario.delayMs, scenario.tls,
 				options.network(), jvm.describe(), options.requestsFor(scenario), options.warmupRequests,
 				options.warmupSeconds, options.repeats);
@@ -639,7 +641,7 @@ public final class Benchmark {
 		}
 
 		private static Scenario load(String name, int concurrency, int delayMs, String tls) {
-			return new Scenario(name, Kind.LOAD, concurrency, delayMs, tls, VARIANTS, Demo.STARTER_VARIANT, 2000,
+			return new Scenario(name, Kind.LOAD, concurrency, delayMs, tls, VARIANTS, Demo.STARTER_VARIANT, 4000,
 					Demo.REQUEST_TIMEOUT, false, Duration.ZERO);
 		}
 
@@ -763,7 +765,7 @@ public final class Benchmark {
 			int repeats = 3;
 			Integer requests = null;
 			int warmup = 1000;
-			int warmupSeconds = 5;
+			int warmupSeconds = 10;
 			int maxSeconds = 30;
 			boolean direct = true;
 			Path out = Path.of("docs", "benchmark");

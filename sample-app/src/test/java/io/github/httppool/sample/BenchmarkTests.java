@@ -29,7 +29,7 @@ class BenchmarkTests {
 		assertThat(options.variantsFor(Benchmark.Scenario.named("virtual-threads"))).containsExactly("pooled-virtual",
 				"pooled-platform-50", "hand-tuned-virtual");
 		assertThat(options.repeats()).isEqualTo(3);
-		assertThat(options.requestsFor(Benchmark.Scenario.named("mtls"))).isEqualTo(2000);
+		assertThat(options.requestsFor(Benchmark.Scenario.named("mtls"))).isEqualTo(4000);
 		assertThat(options.requestsFor(Benchmark.Scenario.named("virtual-threads"))).isEqualTo(3000);
 		assertThat(options.requestsFor(Benchmark.Scenario.named("first-call"))).isEqualTo(500);
 		assertThat(options.warmupRequests()).isEqualTo(1000);
