@@ -33,7 +33,7 @@ class BenchmarkTests {
 		assertThat(options.requestsFor(Benchmark.Scenario.named("virtual-threads"))).isEqualTo(3000);
 		assertThat(options.requestsFor(Benchmark.Scenario.named("first-call"))).isEqualTo(500);
 		assertThat(options.warmupRequests()).isEqualTo(1000);
-		assertThat(options.warmupSeconds()).isEqualTo(5);
+		assertThat(options.warmupSeconds()).isEqualTo(10);
 		assertThat(options.direct()).isTrue();
 		assertThat(options.javaHome()).isNull();
 		assertThat(options.network()).isEqualTo("loopback");
