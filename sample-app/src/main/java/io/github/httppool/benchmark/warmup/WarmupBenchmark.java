@@ -47,7 +47,10 @@ public final class WarmupBenchmark {
 			  --pause-ms         shorter pause, within the upstream's idle timeout, before the call and the raw
 			                     socket exchange that show the floor (default half the idle timeout)
 			  --body=TYPE        how calls read the JSON: quote (into a record, default) or string
+			  --ready-pause-ms   pause between the measured JVM reporting itself ready and its first call
+			                     (default 0)
 			  --jvm-arg=ARG      extra JVM argument for every measured JVM, repeatable
+			  --on-arg=ARG       extra application argument for the JVMs with warm-up on, repeatable
 			""";
 
 	private static final String CHILD = "io.github.httppool.benchmark.warmup.WarmupBenchmarkChild";
@@ -94,7 +97,7 @@ public final class WarmupBenchmark {
 				Long.parseLong(options.getOrDefault("idle-wait-ms", "4500")),
 				Long.parseLong(options.getOrDefault("pause-ms", String.valueOf(idleTimeout.toMillis() / 2))),
 				options.getOrDefault("body", "quote"),
-				jvmArgs, onArgs);
+				Long.parseLong(options.getOrDefault("ready-pause-ms", "0")), jvmArgs, onArgs);
 
 		long began = System.nanoTime();
 		Path directory = Files.createTempDirectory("http-pool-warmup-benchmark");
@@ -161,10 +164,13 @@ public final class WarmupBenchmark {
 				PrintWriter in = new PrintWriter(process.getOutputStream(), true, StandardCharsets.UTF_8);
 				PrintWriter log = new PrintWriter(Files.newBufferedWriter(logFile))) {
 			expect(out, log, "READY");
+			Thread.sleep(settings.readyPauseMillis());
 			long accepted = upstream.accepted();
 			in.println("GO");
 			expect(out, log, "FIRST");
 			long firstConnections = upstream.accepted() - accepted;
+			in.println("GO");
+			expect(out, log, "RAW_FIRST");
 			in.println("GO");
 			expect(out, log, "IDLE_READY");
 			accepted = upstream.accepted();
@@ -183,7 +189,7 @@ public final class WarmupBenchmark {
 			}
 			return new Result(values.get("first"), values.get("second"), values.get("tenth"), values.get("steady"),
 					values.get("idle"), values.get("startup"), firstConnections, idleConnections, values.get("pause"),
-					values.get("rawsteady"), values.get("rawpause"));
+					values.get("rawsteady"), values.get("rawpause"), values.get("rawfirst"));
 		}
 		finally {
 			process.destroyForcibly();
@@ -263,6 +269,18 @@ public final class WarmupBenchmark {
 					median(list, (r) -> r.rawPause / (double) r.rawSteady), median(list, (r) -> r.rawSteady / 1e6));
 		}
 		System.out.println();
+		System.out.println("The floor of a first call: the first exchange over a raw TLS socket whose handshake was done"
+				+ " before ready (as a pre-opened connection's), made right after the client's first call, after the"
+				+ " same hand-over from this benchmark; ratio to the raw steady state");
+		System.out.println("tls   warm-up  client 1st  raw 1st  raw 1st ms");
+		for (Map.Entry<String, List<Result>> entry : results.entrySet()) {
+			List<Result> list = entry.getValue();
+			String[] key = entry.getKey().split(" ");
+			System.out.printf(Locale.ROOT, "%-5s %-7s %9.2fx %7.2fx %11.3f%n", key[0], key[1],
+					median(list, (r) -> r.first / (double) r.steady),
+					median(list, (r) -> r.rawFirst / (double) r.rawSteady), median(list, (r) -> r.rawFirst / 1e6));
+		}
+		System.out.println();
 		System.out.println("first call in ms (per run):");
 		for (Map.Entry<String, List<Result>> entry : results.entrySet()) {
 			StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "  %-10s", entry.getKey()));
@@ -291,11 +309,11 @@ public final class WarmupBenchmark {
 	}
 
 	private record Settings(int calls, int steady, long idleWaitMillis, long pauseMillis, String body,
-			List<String> jvmArgs, List<String> onArgs) {
+			long readyPauseMillis, List<String> jvmArgs, List<String> onArgs) {
 	}
 
 	private record Result(long first, long second, long tenth, long steady, long idle, long startup,
-			long firstConnections, long idleConnections, long pause, long rawSteady, long rawPause) {
+			long firstConnections, long idleConnections, long pause, long rawSteady, long rawPause, long rawFirst) {
 	}
 
 }

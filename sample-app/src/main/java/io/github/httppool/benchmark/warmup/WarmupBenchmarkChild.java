@@ -37,7 +37,8 @@ import org.springframework.web.client.RestClient;
 /**
  * One measured JVM of the {@link WarmupBenchmark}: starts a non-web application with the
  * starter (all auto-configuration of the sample's class path), then, in lock-step with
- * the parent over standard input and output, makes the first call, the following calls,
+ * the parent over standard input and output, makes the first call, the first exchange over
+ * a raw TLS socket opened before ready (the floor of a first call), the following calls,
  * waits until the upstream has closed the idle connections and makes one more call. Each
  * call is {@code GET /quote/{n}} through the injected {@link RestClient}, its JSON read
  * into a {@link Quote}; its latency is measured around the call.
@@ -71,41 +72,46 @@ public final class WarmupBenchmarkChild {
 		try (ConfigurableApplicationContext context = SpringApplication.run(BenchmarkApplication.class, springArgs)) {
 			long startupNanos = System.nanoTime() - start;
 			RestClient client = context.getBean(RestClient.class);
-			report("READY startup-ms=" + startupNanos / 1_000_000);
-			await(parent);
-			long first = call(client, text, url, 1);
-			report("FIRST " + first);
-			await(parent);
-			long second = call(client, text, url, 2);
-			long tenth = 0;
-			List<Long> steady = new ArrayList<>();
-			for (int i = 3; i <= calls; i++) {
-				long nanos = call(client, text, url, i);
-				if (i == 10) {
-					tenth = nanos;
+			SSLContext sslContext = context.getBean(SslBundles.class).getBundle("upstream").createSslContext();
+			try (RawExchange fresh = new RawExchange(sslContext, url)) {
+				report("READY startup-ms=" + startupNanos / 1_000_000);
+				await(parent);
+				long first = call(client, text, url, 1);
+				report("FIRST " + first);
+				await(parent);
+				long rawFirst = fresh.exchange();
+				report("RAW_FIRST " + rawFirst);
+				await(parent);
+				long second = call(client, text, url, 2);
+				long tenth = 0;
+				List<Long> steady = new ArrayList<>();
+				for (int i = 3; i <= calls; i++) {
+					long nanos = call(client, text, url, i);
+					if (i == 10) {
+						tenth = nanos;
+					}
+					if (i > calls - steadyCalls) {
+						steady.add(nanos);
+					}
 				}
-				if (i > calls - steadyCalls) {
-					steady.add(nanos);
+				Thread.sleep(idleWaitMillis);
+				report("IDLE_READY");
+				await(parent);
+				long afterIdle = call(client, text, url, calls + 1);
+				StringBuilder more = new StringBuilder("AFTER_IDLE_MORE");
+				for (int i = 2; i <= 5; i++) {
+					more.append(' ').append(call(client, text, url, calls + i) / 1000).append("us");
 				}
+				report(more.toString());
+				long pauseMillis = Long.parseLong(options.getOrDefault("pause-ms", "1200"));
+				Thread.sleep(pauseMillis);
+				long afterPause = call(client, text, url, calls + 10);
+				long[] floor = floor(sslContext, url, calls, steadyCalls, pauseMillis);
+				report("RESULT first=" + first + " second=" + second + " tenth=" + tenth + " steady="
+						+ median(steady) + " idle=" + afterIdle + " startup=" + startupNanos + " pause=" + afterPause
+						+ " rawsteady=" + floor[0] + " rawpause=" + floor[1] + " rawfirst=" + rawFirst);
+				await(parent);
 			}
-			Thread.sleep(idleWaitMillis);
-			report("IDLE_READY");
-			await(parent);
-			long afterIdle = call(client, text, url, calls + 1);
-			StringBuilder more = new StringBuilder("AFTER_IDLE_MORE");
-			for (int i = 2; i <= 5; i++) {
-				more.append(' ').append(call(client, text, url, calls + i) / 1000).append("us");
-			}
-			report(more.toString());
-			long pauseMillis = Long.parseLong(options.getOrDefault("pause-ms", "1200"));
-			Thread.sleep(pauseMillis);
-			long afterPause = call(client, text, url, calls + 10);
-			long[] floor = floor(context.getBean(SslBundles.class).getBundle("upstream").createSslContext(), url,
-					calls, steadyCalls, pauseMillis);
-			report("RESULT first=" + first + " second=" + second + " tenth=" + tenth + " steady=" + median(steady)
-					+ " idle=" + afterIdle + " startup=" + startupNanos + " pause=" + afterPause + " rawsteady="
-					+ floor[0] + " rawpause=" + floor[1]);
-			await(parent);
 		}
 	}
 
@@ -128,49 +134,75 @@ public final class WarmupBenchmarkChild {
 	 */
 	private static long[] floor(SSLContext sslContext, String url, int calls, int steadyCalls, long pauseMillis)
 			throws IOException, InterruptedException {
-		URI uri = URI.create(url);
-		try (SSLSocket socket = (SSLSocket) sslContext.getSocketFactory().createSocket(uri.getHost(), uri.getPort())) {
-			socket.setTcpNoDelay(true);
-			socket.startHandshake();
-			byte[] request = ("GET /quote/1 HTTP/1.1\r\nHost: " + uri.getHost() + ":" + uri.getPort() + "\r\n\r\n")
-				.getBytes(StandardCharsets.US_ASCII);
-			OutputStream out = socket.getOutputStream();
-			InputStream in = new BufferedInputStream(socket.getInputStream());
+		try (RawExchange raw = new RawExchange(sslContext, url)) {
 			List<Long> steady = new ArrayList<>();
 			for (int i = 1; i <= calls; i++) {
-				long nanos = exchange(request, out, in);
+				long nanos = raw.exchange();
 				if (i > calls - steadyCalls) {
 					steady.add(nanos);
 				}
 			}
 			Thread.sleep(pauseMillis);
-			return new long[] { median(steady), exchange(request, out, in) };
+			return new long[] { median(steady), raw.exchange() };
 		}
 	}
 
-	private static long exchange(byte[] request, OutputStream out, InputStream in) throws IOException {
-		long start = System.nanoTime();
-		out.write(request);
-		out.flush();
-		long contentLength = 0;
-		StringBuilder line = new StringBuilder();
-		int c;
-		while ((c = in.read()) != -1) {
-			if (c != '\n') {
-				line.append((char) c);
-				continue;
-			}
-			String header = line.toString().trim();
-			line.setLength(0);
-			if (header.isEmpty()) {
-				break;
-			}
-			if (header.regionMatches(true, 0, "content-length:", 0, 15)) {
-				contentLength = Long.parseLong(header.substring(15).trim());
-			}
+	/**
+	 * {@code GET /quote/1} exchanged by hand over one TLS socket, no HTTP client: its
+	 * handshake is done when it is created, like a pre-opened connection's.
+	 */
+	private static final class RawExchange implements AutoCloseable {
+
+		private final SSLSocket socket;
+
+		private final byte[] request;
+
+		private final OutputStream out;
+
+		private final InputStream in;
+
+		RawExchange(SSLContext sslContext, String url) throws IOException {
+			URI uri = URI.create(url);
+			this.socket = (SSLSocket) sslContext.getSocketFactory().createSocket(uri.getHost(), uri.getPort());
+			this.socket.setTcpNoDelay(true);
+			this.socket.startHandshake();
+			this.request = ("GET /quote/1 HTTP/1.1\r\nHost: " + uri.getHost() + ":" + uri.getPort() + "\r\n\r\n")
+				.getBytes(StandardCharsets.US_ASCII);
+			this.out = this.socket.getOutputStream();
+			this.in = new BufferedInputStream(this.socket.getInputStream());
 		}
-		in.skipNBytes(contentLength);
-		return System.nanoTime() - start;
+
+		/** One exchange: write the request, read the response's head and body; its latency in nanoseconds. */
+		long exchange() throws IOException {
+			long start = System.nanoTime();
+			this.out.write(this.request);
+			this.out.flush();
+			long contentLength = 0;
+			StringBuilder line = new StringBuilder();
+			int c;
+			while ((c = this.in.read()) != -1) {
+				if (c != '\n') {
+					line.append((char) c);
+					continue;
+				}
+				String header = line.toString().trim();
+				line.setLength(0);
+				if (header.isEmpty()) {
+					break;
+				}
+				if (header.regionMatches(true, 0, "content-length:", 0, 15)) {
+					contentLength = Long.parseLong(header.substring(15).trim());
+				}
+			}
+			this.in.skipNBytes(contentLength);
+			return System.nanoTime() - start;
+		}
+
+		@Override
+		public void close() throws IOException {
+			this.socket.close();
+		}
+
 	}
 
 	private static long median(List<Long> values) {
