@@ -476,7 +476,7 @@ public final class Benchmark {
 		}
 		System.out.println("ceiling / starter = median req/s as a ratio to the direct run / to " + label(scenario.reference)
 				+ ". Upstream conns and req/conn include the warm-up. JIT % = share of the gateway's CPU during the "
-				+ "measured run used by its JIT compiler threads (included in CPU ms/req).");
+				+ "measured window used by its JIT compiler threads (included in CPU ms/req).");
 		if (scenario.name.equals("virtual-threads")) {
 			System.out.printf(Locale.ROOT, "pooled-virtual: the starter (max-total=max-per-route=1000), Tomcat on "
 					+ "virtual threads; pooled-platform-%d: the same starter pool, Tomcat limited to %d platform "
