@@ -294,10 +294,14 @@ public final class Benchmark {
 	private static LoadGenerator.Result load(URI target, Context context, @Nullable SSLContext sslContext,
 			LoadGenerator.Window window) throws InterruptedException {
 		Options options = context.options;
-		return LoadGenerator.run(target, context.scenario.concurrency,
+		LoadGenerator.Result load = LoadGenerator.run(target, context.scenario.concurrency,
 				new LoadGenerator.WarmUp(options.warmupRequests, Duration.ofSeconds(options.warmupSeconds)),
 				options.requestsFor(context.scenario), Duration.ofSeconds(options.maxSeconds),
 				context.scenario.requestTimeout, sslContext, window);
+		if (!load.warmUpErrorKinds().isEmpty()) {
+			Demo.progress("[%s] warm-up errors (not counted): %s", context.scenario.name, load.warmUpErrorKinds());
+		}
+		return load;
 	}
 
 	private static Run runVariant(Context context, int repeat, String variant) throws Exception {
@@ -342,7 +346,7 @@ public final class Benchmark {
 				LoadGenerator.Result load = load(target, context, null, cpu);
 				run = Run.of(scenario.name, repeat, variant, load, context.upstream.upstream.acceptedConnections(),
 						context.upstream.upstream.requests(), timeWait(context.upstream, timeWaitBefore),
-						cpu.millisPerResponse(load), options.network(), context.jvm.version(), null)
+						cpu.millisPerRequest(load), options.network(), context.jvm.version(), null)
 					.withJitShare(cpu.jitShare());
 				if (load.errors() > 0) {
 					Demo.progress("[%s #%d] %s errors: %s", scenario.name, repeat, variant, load.errorKinds());

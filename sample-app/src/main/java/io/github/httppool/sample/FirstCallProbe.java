@@ -72,7 +72,7 @@ final class FirstCallProbe {
 		Arrays.sort(sorted);
 		int errorCount = (int) errors.values().stream().mapToLong(Long::longValue).sum();
 		LoadGenerator.Result sequence = new LoadGenerator.Result(requests + 1, requests + 1,
-				requests + 1 - errorCount, errorCount, errors, Duration.ofNanos(elapsed), sorted, requests + 1);
+				requests + 1 - errorCount, errorCount, errors, Duration.ofNanos(elapsed), sorted, 1, Map.of());
 		return new Probe(sequence, figures);
 	}
 

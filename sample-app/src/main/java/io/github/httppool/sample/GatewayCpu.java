@@ -35,17 +35,18 @@ final class GatewayCpu implements LoadGenerator.Window {
 	}
 
 	/**
-	 * The gateway's CPU time over the window per response that arrived in it.
+	 * The gateway's CPU time over the window per request it served in the window.
 	 * @param load the result of the window
-	 * @return milliseconds of CPU per response, or NaN when unknown
+	 * @return milliseconds of CPU per request, or NaN when unknown
 	 */
-	double millisPerResponse(LoadGenerator.Result load) {
+	double millisPerRequest(LoadGenerator.Result load) {
 		Duration start = this.cpuAtStart;
 		Duration end = this.cpuAtEnd;
-		if (start == null || end == null || load.responses() == 0) {
+		double served = load.servedInWindow();
+		if (start == null || end == null || served <= 0) {
 			return Double.NaN;
 		}
-		return end.minus(start).toNanos() / 1e6 / load.responses();
+		return end.minus(start).toNanos() / 1e6 / served;
 	}
 
 	/**

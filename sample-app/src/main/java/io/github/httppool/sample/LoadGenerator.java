@@ -30,8 +30,9 @@ import org.jspecify.annotations.Nullable;
  * A bounded load generator for the demonstration and the tests: {@code concurrency} caller threads share a
  * fixed number of {@code GET} requests, each caller sending its next request as soon as the previous one
  * answered (a closed model, like nGrinder's virtual users). An optional warm-up runs first on the same callers
- * and connections, then the measured window; it stops at the request count or at the time limit, whichever comes
- * first, records every completed request's latency and counts errors (exceptions and non-2xx statuses).
+ * and connections, then the measured window, which ends when its request count was sent or at its time limit,
+ * whichever comes first; it records the latency of every completed request of the window and counts errors
+ * (exceptions and non-2xx statuses).
  * <p>
  * It only targets loopback addresses. It uses the JDK {@link HttpClient} (HTTP/1.1, keep-alive) with a small
  * bounded executor of named daemon threads.
@@ -46,9 +47,7 @@ public final class LoadGenerator {
 	 * @param target a loopback URL
 	 * @param concurrency the number of concurrent callers
 	 * @param totalRequests the number of requests to send in all
-	 * @param timeLimit the limit for the whole run: no request starts after it; a request in flight then still
-	 * gets up to {@code requestTimeout}, after which its caller is interrupted and the request counts as not
-	 * completed
+	 * @param timeLimit the limit for the whole run: no request starts after it
 	 * @param requestTimeout the limit for one request
 	 * @return the result
 	 * @throws InterruptedException if interrupted while waiting for the callers
@@ -60,20 +59,20 @@ public final class LoadGenerator {
 
 	/**
 	 * Keep {@code concurrency} callers sending without a pause: first a warm-up that is not measured, then a
-	 * measured window of {@code totalRequests} requests, with the same callers and the same connections, so the
-	 * window has neither a ramp-up nor a tail. The window's throughput counts the responses that arrived in it,
-	 * from its start until its last request was sent, while every caller was busy; its latencies are those of
-	 * the requests sent in it.
+	 * measured window of {@code totalRequests} requests on the same callers and the same connections, so the
+	 * window has neither a ramp-up nor a tail. Every caller is busy from the window's start until its last
+	 * request is sent, so by Little's law the window's throughput is {@code concurrency} divided by the mean
+	 * latency of its requests (which does not depend on how the callers' requests line up at the window's
+	 * edges).
 	 * @param target a loopback URL
 	 * @param concurrency the number of concurrent callers
 	 * @param warmUp the warm-up before the window
 	 * @param totalRequests the requests sent in the measured window
-	 * @param timeLimit the limit of the warm-up and, again, of the window: no request of either starts after it;
-	 * a request in flight then still gets up to {@code requestTimeout}, after which its caller is interrupted
-	 * and the request counts as not completed
-	 * @param requestTimeout the limit for one request
+	 * @param timeLimit the limit of the warm-up and, again, of the window: no request of either starts after it
+	 * (a request in flight then may still take up to {@code requestTimeout}, and counts)
+	 * @param requestTimeout the limit for one request; one that takes longer completes with an error
 	 * @param sslContext the client TLS context for an {@code https} target, or {@code null} for the JDK default
-	 * @param window told when the measured window starts and ends, on a caller thread
+	 * @param window told, on the calling thread, when the measured window starts and ends
 	 * @return the result of the measured window
 	 * @throws InterruptedException if interrupted while waiting for the callers
 	 */
@@ -94,7 +93,7 @@ public final class LoadGenerator {
 		}
 		HttpClient client = builder.build();
 		HttpRequest request = HttpRequest.newBuilder(target).timeout(requestTimeout).GET().build();
-		Phases phases = new Phases(warmUp, totalRequests, timeLimit, window);
+		Phases phases = new Phases(warmUp, totalRequests, timeLimit);
 		CountDownLatch start = new CountDownLatch(1);
 		CountDownLatch done = new CountDownLatch(concurrency);
 		ThreadFactory callers = namedDaemonThreads("load-caller-");
@@ -107,7 +106,7 @@ public final class LoadGenerator {
 					while ((index = phases.next()) != Phases.STOP) {
 						long began = System.nanoTime();
 						String error = send(client, request);
-						phases.completed(index, began, System.nanoTime(), error);
+						phases.completed(index, System.nanoTime() - began, error);
 					}
 				}
 				catch (InterruptedException ex) {
@@ -120,15 +119,20 @@ public final class LoadGenerator {
 			threads.add(thread);
 			thread.start();
 		}
-		phases.begin();
+		long deadline = phases.begin() + timeLimit.plus(requestTimeout).multipliedBy(2).plusSeconds(1).toNanos();
 		start.countDown();
-		boolean finished = done.await(timeLimit.multipliedBy(2).plus(requestTimeout).plusSeconds(1).toMillis(),
-				TimeUnit.MILLISECONDS);
+		phases.observe(window, deadline);
+		boolean finished = done.await(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
 		if (!finished) {
-			threads.forEach(Thread::interrupt);
+			for (Thread thread : threads) {
+				thread.interrupt();
+			}
+			for (Thread thread : threads) {
+				thread.join(1000);
+			}
 		}
 		clientExecutor.shutdownNow();
-		return phases.result();
+		return phases.result(concurrency);
 	}
 
 	/**
@@ -182,37 +186,39 @@ public final class LoadGenerator {
 
 		private final long timeLimitNanos;
 
-		private final Window window;
-
 		private final long[] latencies;
 
 		private final AtomicInteger warmUpSent = new AtomicInteger();
 
 		private final AtomicInteger windowSent = new AtomicInteger();
 
-		private final LongAdder windowResponses = new LongAdder();
-
 		private final LongAdder succeeded = new LongAdder();
 
 		private final Map<String, LongAdder> errors = new ConcurrentHashMap<>();
+
+		private final Map<String, LongAdder> warmUpErrors = new ConcurrentHashMap<>();
 
 		private final AtomicLong windowStart = new AtomicLong(-1);
 
 		private final AtomicLong windowEnd = new AtomicLong(-1);
 
-		private long began;
+		private final CountDownLatch windowStarted = new CountDownLatch(1);
 
-		Phases(WarmUp warmUp, int totalRequests, Duration timeLimit, Window window) {
+		private final CountDownLatch windowEnded = new CountDownLatch(1);
+
+		private volatile long began;
+
+		Phases(WarmUp warmUp, int totalRequests, Duration timeLimit) {
 			this.warmUp = warmUp;
 			this.totalRequests = totalRequests;
 			this.timeLimitNanos = timeLimit.toNanos();
-			this.window = window;
 			this.latencies = new long[totalRequests];
 			Arrays.fill(this.latencies, -1);
 		}
 
-		void begin() {
+		long begin() {
 			this.began = System.nanoTime();
+			return this.began;
 		}
 
 		/** The window index of the caller's next request, {@link #WARM_UP}, or {@link #STOP}. */
@@ -226,7 +232,7 @@ public final class LoadGenerator {
 					return WARM_UP;
 				}
 				if (this.windowStart.compareAndSet(-1, now)) {
-					this.window.started();
+					this.windowStarted.countDown();
 				}
 				start = this.windowStart.get();
 			}
@@ -244,16 +250,14 @@ public final class LoadGenerator {
 			return index;
 		}
 
-		void completed(int index, long sentNanos, long answeredNanos, @Nullable String error) {
-			long start = this.windowStart.get();
-			long end = this.windowEnd.get();
-			if (start >= 0 && answeredNanos >= start && (end < 0 || answeredNanos <= end)) {
-				this.windowResponses.increment();
-			}
+		void completed(int index, long latencyNanos, @Nullable String error) {
 			if (index < 0) {
+				if (error != null) {
+					this.warmUpErrors.computeIfAbsent(error, (key) -> new LongAdder()).increment();
+				}
 				return;
 			}
-			this.latencies[index] = answeredNanos - sentNanos;
+			this.latencies[index] = latencyNanos;
 			if (error == null) {
 				this.succeeded.increment();
 			}
@@ -264,24 +268,41 @@ public final class LoadGenerator {
 
 		private void end(long at) {
 			if (this.windowEnd.compareAndSet(-1, at)) {
-				this.window.ended();
+				this.windowEnded.countDown();
 			}
 		}
 
-		Result result() {
-			long start = this.windowStart.get();
-			long end = this.windowEnd.get();
-			if (start >= 0 && end < 0) {
-				end(System.nanoTime());
-				end = this.windowEnd.get();
+		/**
+		 * Tell the window its start and its end, from the calling thread, ending it at its time limit if no
+		 * caller has yet (every caller may be waiting for a slow response).
+		 */
+		void observe(Window window, long deadline) throws InterruptedException {
+			if (!this.windowStarted.await(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
+				return;
 			}
+			window.started();
+			long limit = this.windowStart.get() + this.timeLimitNanos;
+			if (!this.windowEnded.await(Math.max(0, limit - System.nanoTime()), TimeUnit.NANOSECONDS)) {
+				end(limit);
+			}
+			window.ended();
+		}
+
+		Result result(int concurrency) {
+			long start = this.windowStart.get();
+			end(System.nanoTime());
 			long[] completed = Arrays.stream(this.latencies).filter((latency) -> latency >= 0).sorted().toArray();
-			Map<String, Long> errorCounts = new TreeMap<>();
-			this.errors.forEach((kind, count) -> errorCounts.put(kind, count.sum()));
+			Map<String, Long> errorCounts = counts(this.errors);
 			int errorTotal = (int) errorCounts.values().stream().mapToLong(Long::longValue).sum();
-			Duration elapsed = Duration.ofNanos((start >= 0) ? Math.max(0, end - start) : 0);
+			Duration elapsed = Duration.ofNanos((start >= 0) ? Math.max(0, this.windowEnd.get() - start) : 0);
 			return new Result(this.totalRequests, completed.length, this.succeeded.intValue(), errorTotal,
-					errorCounts, elapsed, completed, this.windowResponses.sum());
+					errorCounts, elapsed, completed, concurrency, counts(this.warmUpErrors));
+		}
+
+		private static Map<String, Long> counts(Map<String, LongAdder> adders) {
+			Map<String, Long> counts = new TreeMap<>();
+			adders.forEach((kind, count) -> counts.put(kind, count.sum()));
+			return counts;
 		}
 
 	}
@@ -323,28 +344,41 @@ public final class LoadGenerator {
 	}
 
 	/**
-	 * The outcome of one run.
+	 * The outcome of one run's measured window.
 	 *
-	 * @param requested the requests the run was asked to send
-	 * @param completed the requests that completed (with a response or an error) before the time limit
-	 * @param succeeded the requests answered with a 2xx status
-	 * @param errors the completed requests that failed (exception or non-2xx status)
+	 * @param requested the requests the window was to send
+	 * @param completed the window's requests that completed, with a response or an error
+	 * @param succeeded the window's requests answered with a 2xx status
+	 * @param errors the window's completed requests that failed (exception or non-2xx status)
 	 * @param errorKinds the errors by kind, such as {@code HTTP 502} or {@code HttpTimeoutException}
-	 * @param elapsed the wall-clock time of the measured window
-	 * @param sortedLatenciesNanos the latency of every completed request, ascending
-	 * @param responses the responses (and errors) that arrived within the window, whichever request they
-	 * answered
+	 * @param elapsed the wall-clock time of the window
+	 * @param sortedLatenciesNanos the latency of every completed request of the window, ascending
+	 * @param concurrency the number of callers, all busy during the window
+	 * @param warmUpErrorKinds the warm-up's errors by kind
 	 */
 	public record Result(int requested, int completed, int succeeded, int errors, Map<String, Long> errorKinds,
-			Duration elapsed, long[] sortedLatenciesNanos, long responses) {
+			Duration elapsed, long[] sortedLatenciesNanos, int concurrency, Map<String, Long> warmUpErrorKinds) {
 
 		/**
-		 * Responses per second of the measured window.
-		 * @return throughput
+		 * Requests per second in the window: by Little's law, the callers (all busy) divided by the mean
+		 * latency of the window's requests.
+		 * @return throughput, 0 when nothing completed
 		 */
 		public double throughput() {
-			double seconds = this.elapsed.toNanos() / 1e9;
-			return (seconds > 0) ? this.responses / seconds : 0;
+			long[] latencies = this.sortedLatenciesNanos;
+			if (latencies.length == 0) {
+				return 0;
+			}
+			double meanSeconds = Arrays.stream(latencies).average().orElse(0) / 1e9;
+			return (meanSeconds > 0) ? this.concurrency / meanSeconds : 0;
+		}
+
+		/**
+		 * The requests served in the window, as its throughput times its length.
+		 * @return the requests served in the window
+		 */
+		public double servedInWindow() {
+			return throughput() * this.elapsed.toNanos() / 1e9;
 		}
 
 		/**
