@@ -261,31 +261,33 @@ public final class WarmupBenchmark {
 				+ " ratio to steady state, through the client and as a raw exchange over one TLS socket (no HTTP"
 				+ " client) in the same JVM%n", settings.pauseMillis());
 		System.out.println("tls   warm-up  client  raw socket  raw steady ms");
-		for (Map.Entry<String, List<Result>> entry : results.entrySet()) {
-			List<Result> list = entry.getValue();
-			String[] key = entry.getKey().split(" ");
-			System.out.printf(Locale.ROOT, "%-5s %-7s %6.2fx %10.2fx %14.3f%n", key[0], key[1],
-					median(list, (r) -> r.pause / (double) r.steady),
-					median(list, (r) -> r.rawPause / (double) r.rawSteady), median(list, (r) -> r.rawSteady / 1e6));
-		}
+		printFloor(results, "%-5s %-7s %6.2fx %10.2fx %14.3f%n", (r) -> r.pause / (double) r.steady,
+				(r) -> r.rawPause / (double) r.rawSteady, (r) -> r.rawSteady / 1e6);
 		System.out.println();
 		System.out.println("The floor of a first call: the first exchange over a raw TLS socket whose handshake was done"
 				+ " before ready (as a pre-opened connection's), made right after the client's first call, after the"
 				+ " same hand-over from this benchmark; ratio to the raw steady state");
 		System.out.println("tls   warm-up  client 1st  raw 1st  raw 1st ms");
-		for (Map.Entry<String, List<Result>> entry : results.entrySet()) {
-			List<Result> list = entry.getValue();
-			String[] key = entry.getKey().split(" ");
-			System.out.printf(Locale.ROOT, "%-5s %-7s %9.2fx %7.2fx %11.3f%n", key[0], key[1],
-					median(list, (r) -> r.first / (double) r.steady),
-					median(list, (r) -> r.rawFirst / (double) r.rawSteady), median(list, (r) -> r.rawFirst / 1e6));
-		}
+		printFloor(results, "%-5s %-7s %9.2fx %7.2fx %11.3f%n", (r) -> r.first / (double) r.steady,
+				(r) -> r.rawFirst / (double) r.rawSteady, (r) -> r.rawFirst / 1e6);
 		System.out.println();
 		System.out.println("first call in ms (per run):");
 		for (Map.Entry<String, List<Result>> entry : results.entrySet()) {
 			StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "  %-10s", entry.getKey()));
 			entry.getValue().forEach((r) -> line.append(String.format(Locale.ROOT, " %7.2f", r.first / 1e6)));
 			System.out.println(line);
+		}
+	}
+
+	/** One line per TLS mode and warm-up setting: the client's ratio, the raw socket's ratio, a raw time. */
+	private static void printFloor(Map<String, List<Result>> results, String format,
+			java.util.function.ToDoubleFunction<Result> client, java.util.function.ToDoubleFunction<Result> raw,
+			java.util.function.ToDoubleFunction<Result> rawMillis) {
+		for (Map.Entry<String, List<Result>> entry : results.entrySet()) {
+			List<Result> list = entry.getValue();
+			String[] key = entry.getKey().split(" ");
+			System.out.printf(Locale.ROOT, format, key[0], key[1], median(list, client), median(list, raw),
+					median(list, rawMillis));
 		}
 	}
 
