@@ -7,8 +7,6 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
@@ -53,11 +51,7 @@ public final class DemoUpstream implements Closeable {
 
 	private final Duration idleTimeout;
 
-	private final ServerSocket serverSocket;
-
-	private final Thread acceptor;
-
-	private final Set<Socket> sockets = ConcurrentHashMap.newKeySet();
+	private final LoopbackAcceptor acceptor;
 
 	private final AtomicLong acceptedConnections = new AtomicLong();
 
@@ -77,26 +71,21 @@ public final class DemoUpstream implements Closeable {
 
 	private final boolean tls;
 
-	private volatile boolean closed;
-
 	private DemoUpstream(Duration delay, Duration idleTimeout, SSLContext sslContext, boolean needClientAuth)
 			throws IOException {
 		this.delay = delay;
 		this.idleTimeout = idleTimeout;
 		this.tls = sslContext != null;
+		ServerSocket serverSocket;
 		if (sslContext != null) {
 			SSLServerSocket sslServerSocket = (SSLServerSocket) sslContext.getServerSocketFactory().createServerSocket();
 			sslServerSocket.setNeedClientAuth(needClientAuth);
-			this.serverSocket = sslServerSocket;
+			serverSocket = sslServerSocket;
 		}
 		else {
-			this.serverSocket = new ServerSocket();
+			serverSocket = new ServerSocket();
 		}
-		this.serverSocket.setReuseAddress(true);
-		this.serverSocket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 1024);
-		this.acceptor = new Thread(this::acceptLoop, "demo-upstream-acceptor-" + this.serverSocket.getLocalPort());
-		this.acceptor.setDaemon(true);
-		this.acceptor.start();
+		this.acceptor = new LoopbackAcceptor(serverSocket, 1024, "demo-upstream-acceptor-", this::accepted);
 	}
 
 	/**
@@ -145,7 +134,7 @@ public final class DemoUpstream implements Closeable {
 	 * @return the port
 	 */
 	public int port() {
-		return this.serverSocket.getLocalPort();
+		return this.acceptor.port();
 	}
 
 	/**
@@ -233,33 +222,15 @@ public final class DemoUpstream implements Closeable {
 	 */
 	@Override
 	public void close() {
-		this.closed = true;
-		closeQuietly(this.serverSocket);
-		for (Socket socket : this.sockets) {
-			closeQuietly(socket);
-		}
+		this.acceptor.close();
 	}
 
-	private void acceptLoop() {
-		while (!this.closed) {
-			Socket socket;
-			try {
-				socket = this.serverSocket.accept();
-			}
-			catch (IOException ex) {
-				if (this.closed) {
-					return;
-				}
-				continue;
-			}
-			this.acceptedConnections.incrementAndGet();
-			this.peakOpenConnections.accumulateAndGet(this.openConnections.incrementAndGet(), Math::max);
-			this.sockets.add(socket);
-			Thread thread = new Thread(() -> serve(socket),
-					"demo-upstream-conn-" + this.connectionIds.incrementAndGet());
-			thread.setDaemon(true);
-			thread.start();
-		}
+	private void accepted(Socket socket) {
+		this.acceptedConnections.incrementAndGet();
+		this.peakOpenConnections.accumulateAndGet(this.openConnections.incrementAndGet(), Math::max);
+		Thread thread = new Thread(() -> serve(socket), "demo-upstream-conn-" + this.connectionIds.incrementAndGet());
+		thread.setDaemon(true);
+		thread.start();
 	}
 
 	private void serve(Socket socket) {
@@ -281,7 +252,7 @@ public final class DemoUpstream implements Closeable {
 			InputStream in = new BufferedInputStream(socket.getInputStream());
 			OutputStream out = new BufferedOutputStream(socket.getOutputStream());
 			boolean keepAlive = true;
-			while (keepAlive && !this.closed) {
+			while (keepAlive && !this.acceptor.isClosed()) {
 				String requestLine = readLine(in);
 				if (requestLine == null) {
 					return;
@@ -349,7 +320,7 @@ public final class DemoUpstream implements Closeable {
 			Thread.currentThread().interrupt();
 		}
 		finally {
-			this.sockets.remove(socket);
+			this.acceptor.untrack(socket);
 			this.openConnections.decrementAndGet();
 		}
 	}
@@ -454,15 +425,6 @@ public final class DemoUpstream implements Closeable {
 			}
 			skipFully(in, size);
 			readLine(in); // CRLF after the chunk
-		}
-	}
-
-	private static void closeQuietly(Closeable closeable) {
-		try {
-			closeable.close();
-		}
-		catch (IOException ex) {
-			// closing anyway
 		}
 	}
 

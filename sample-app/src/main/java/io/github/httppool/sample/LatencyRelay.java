@@ -11,10 +11,8 @@ import java.net.Socket;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Locale;
-import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -51,26 +49,17 @@ public final class LatencyRelay implements Closeable {
 
 	private final long oneWayNanos;
 
-	private final ServerSocket serverSocket;
-
-	private final Set<Socket> sockets = ConcurrentHashMap.newKeySet();
+	private final LoopbackAcceptor acceptor;
 
 	private final AtomicLong acceptedConnections = new AtomicLong();
 
 	private final AtomicLong connectionIds = new AtomicLong();
 
-	private volatile boolean closed;
-
 	private LatencyRelay(int targetPort, Duration roundTrip) throws IOException {
 		this.target = new InetSocketAddress(InetAddress.getLoopbackAddress(), targetPort);
 		this.roundTrip = roundTrip;
 		this.oneWayNanos = roundTrip.toNanos() / 2;
-		this.serverSocket = new ServerSocket();
-		this.serverSocket.setReuseAddress(true);
-		this.serverSocket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 4096);
-		Thread acceptor = new Thread(this::acceptLoop, "latency-relay-acceptor-" + port());
-		acceptor.setDaemon(true);
-		acceptor.start();
+		this.acceptor = new LoopbackAcceptor(new ServerSocket(), 4096, "latency-relay-acceptor-", this::relay);
 	}
 
 	/**
@@ -92,7 +81,7 @@ public final class LatencyRelay implements Closeable {
 	 * @return the port
 	 */
 	public int port() {
-		return this.serverSocket.getLocalPort();
+		return this.acceptor.port();
 	}
 
 	/**
@@ -128,49 +117,25 @@ public final class LatencyRelay implements Closeable {
 	 */
 	@Override
 	public void close() {
-		this.closed = true;
-		closeQuietly(this.serverSocket);
-		for (Socket socket : this.sockets) {
-			closeQuietly(socket);
-		}
+		this.acceptor.close();
 	}
 
-	private void acceptLoop() {
-		while (!this.closed) {
-			Socket client;
-			try {
-				client = this.serverSocket.accept();
-			}
-			catch (IOException ex) {
-				if (this.closed) {
-					return;
-				}
-				continue;
-			}
-			long acceptedNanos = System.nanoTime();
-			this.acceptedConnections.incrementAndGet();
-			Socket upstream = new Socket();
-			try {
-				client.setTcpNoDelay(true);
-				upstream.setTcpNoDelay(true);
-				upstream.connect(this.target, 5000);
-			}
-			catch (IOException ex) {
-				closeQuietly(client);
-				closeQuietly(upstream);
-				continue;
-			}
-			new Connection(client, upstream, this.connectionIds.incrementAndGet()).start(acceptedNanos);
-		}
-	}
-
-	private static void closeQuietly(Closeable closeable) {
+	private void relay(Socket client) {
+		long acceptedNanos = System.nanoTime();
+		this.acceptedConnections.incrementAndGet();
+		Socket upstream = new Socket();
 		try {
-			closeable.close();
+			client.setTcpNoDelay(true);
+			upstream.setTcpNoDelay(true);
+			upstream.connect(this.target, 5000);
 		}
 		catch (IOException ex) {
-			// closing anyway
+			LoopbackAcceptor.closeQuietly(client);
+			LoopbackAcceptor.closeQuietly(upstream);
+			this.acceptor.untrack(client);
+			return;
 		}
+		new Connection(client, upstream, this.connectionIds.incrementAndGet()).start(acceptedNanos);
 	}
 
 	/** A chunk of bytes to write at {@code due}; {@code null} data is end of stream or, with abort, a failure. */
@@ -195,8 +160,7 @@ public final class LatencyRelay implements Closeable {
 			this.client = client;
 			this.upstream = upstream;
 			this.id = id;
-			LatencyRelay.this.sockets.add(client);
-			LatencyRelay.this.sockets.add(upstream);
+			LatencyRelay.this.acceptor.track(upstream);
 		}
 
 		void start(long acceptedNanos) {
@@ -310,10 +274,10 @@ public final class LatencyRelay implements Closeable {
 		}
 
 		private void closeBoth() {
-			closeQuietly(this.client);
-			closeQuietly(this.upstream);
-			LatencyRelay.this.sockets.remove(this.client);
-			LatencyRelay.this.sockets.remove(this.upstream);
+			LoopbackAcceptor.closeQuietly(this.client);
+			LoopbackAcceptor.closeQuietly(this.upstream);
+			LatencyRelay.this.acceptor.untrack(this.client);
+			LatencyRelay.this.acceptor.untrack(this.upstream);
 		}
 
 	}
