@@ -45,6 +45,13 @@ public final class Benchmark {
 	static final List<String> VARIANTS = List.of("new-rest-template", "boot-default", "jdk", "hand-tuned",
 			"pooled");
 
+	/**
+	 * The variants of the {@code https} scenario: also the hand-built pool behind a bare {@code RestTemplate}
+	 * without Spring Boot's {@code http.client.requests} observation, as field report 000 writes it.
+	 */
+	static final List<String> HTTPS_VARIANTS = List.of("new-rest-template", "boot-default", "jdk", "hand-tuned",
+			"hand-tuned-template", "pooled");
+
 	/** Tomcat's thread limit in the platform-thread variant of the {@code virtual-threads} scenario. */
 	static final int PLATFORM_THREADS = 50;
 
@@ -82,8 +89,10 @@ public final class Benchmark {
 			  --max-seconds=N         time limit of one measured window and of one warm-up (default 30)
 			  --variants=a,b          gateway variants, of those the scenario has (default: all of them):
 			                          new-rest-template,boot-default,jdk,hand-tuned,pooled for http, https,
-			                          mtls, first-call; pooled-virtual,pooled-platform-50,hand-tuned-virtual
-			                          for virtual-threads
+			                          mtls, first-call; https also hand-tuned-template (the hand-tuned pool
+			                          behind a bare new RestTemplate(factory), no Spring Boot observation);
+			                          pooled-virtual,pooled-platform-50,hand-tuned-virtual for
+			                          virtual-threads; every variant but pooled* runs without the starter
 			  --no-direct             skip the direct-to-upstream run
 			  --java-home=DIR         Java installation of the gateway JVMs (default: the running one; for
 			                          virtual-threads a Java 21+: the running one if 21+, else
@@ -180,6 +189,9 @@ public final class Benchmark {
 				if (scenario.kind == Kind.FIRST_CALL) {
 					warmProbeClient();
 				}
+				else {
+					warmThisJvm(context);
+				}
 				for (int repeat = 1; repeat <= options.repeats; repeat++) {
 					List<String> order = rotate(variants, repeat - 1);
 					if (options.direct) {
@@ -247,8 +259,10 @@ public final class Benchmark {
 	static List<String> variantArgs(String variant) {
 		List<String> starterPool = List.of("--http.pool.max-total=1000", "--http.pool.max-per-route=1000");
 		List<String> args = new ArrayList<>();
+		if (!variant.startsWith("pooled")) {
+			args.add("--http.pool.enabled=false");
+		}
 		switch (variant) {
-			case "boot-default" -> args.add("--http.pool.enabled=false");
 			// the same limits as hand-tuned
 			case "pooled" -> args.addAll(List.of("--http.pool.max-total=400", "--http.pool.max-per-route=200"));
 			case "pooled-virtual" -> {
@@ -272,7 +286,7 @@ public final class Benchmark {
 		if (variant.startsWith("pooled")) {
 			return "pooled";
 		}
-		return variant.startsWith("hand-tuned") ? "hand-tuned" : variant;
+		return variant.equals("hand-tuned-virtual") ? "hand-tuned" : variant;
 	}
 
 	private static Run runDirect(Context context, int repeat) throws Exception {
@@ -290,13 +304,31 @@ public final class Benchmark {
 		return run;
 	}
 
+	/**
+	 * Load the upstream directly, unrecorded, so that this JVM's upstream and load generator are compiled before
+	 * the scenario's first measured run, whichever variant that is.
+	 */
+	private static void warmThisJvm(Context context) throws Exception {
+		SSLContext sslContext = clientSslContext(context.scenario, context.certificates);
+		URI target = URI.create(context.upstream.baseUrl() + "/api/accounts/42");
+		LoadGenerator.Result load = load(target, context, sslContext, LoadGenerator.Window.NONE,
+				context.scenario.concurrency);
+		Demo.progress("[%s] warmed this JVM's upstream and load generator with a direct load, not recorded: "
+				+ "%.0f req/s at its end, %d errors", context.scenario.name, load.throughput(), load.errors());
+	}
+
 	/** A warm-up and, on the same callers and connections, the measured window. */
 	private static LoadGenerator.Result load(URI target, Context context, @Nullable SSLContext sslContext,
 			LoadGenerator.Window window) throws InterruptedException {
+		return load(target, context, sslContext, window, context.options.requestsFor(context.scenario));
+	}
+
+	private static LoadGenerator.Result load(URI target, Context context, @Nullable SSLContext sslContext,
+			LoadGenerator.Window window, int requests) throws InterruptedException {
 		Options options = context.options;
 		LoadGenerator.Result load = LoadGenerator.run(target, context.scenario.concurrency,
 				new LoadGenerator.WarmUp(options.warmupRequests, Duration.ofSeconds(options.warmupSeconds)),
-				options.requestsFor(context.scenario), Duration.ofSeconds(options.maxSeconds),
+				requests, Duration.ofSeconds(options.maxSeconds),
 				context.scenario.requestTimeout, sslContext, window);
 		if (!load.warmUpErrorKinds().isEmpty()) {
 			Demo.progress("[%s] warm-up errors (not counted): %s", context.scenario.name, load.warmUpErrorKinds());
@@ -484,7 +516,7 @@ public final class Benchmark {
 		if (scenario.name.equals("virtual-threads")) {
 			System.out.printf(Locale.ROOT, "pooled-virtual: the starter (max-total=max-per-route=1000), Tomcat on "
 					+ "virtual threads; pooled-platform-%d: the same starter pool, Tomcat limited to %d platform "
-					+ "threads; hand-tuned-virtual: RestTemplate over a hand-built pool of 400 total / 200 per route, "
+					+ "threads; hand-tuned-virtual: RestClient over a hand-built pool of 400 total / 200 per route, "
 					+ "Tomcat on virtual threads. Request timeout %d s.%n", PLATFORM_THREADS, PLATFORM_THREADS,
 					scenario.requestTimeout.toSeconds());
 		}
@@ -634,9 +666,9 @@ public final class Benchmark {
 
 		static {
 			Map<String, Scenario> all = new LinkedHashMap<>();
-			all.put("http", load("http", 200, 100, "off"));
-			all.put("https", load("https", 50, 10, "server"));
-			all.put("mtls", load("mtls", 50, 10, "mutual"));
+			all.put("http", load("http", 200, 100, "off", VARIANTS));
+			all.put("https", load("https", 50, 10, "server", HTTPS_VARIANTS));
+			all.put("mtls", load("mtls", 50, 10, "mutual", VARIANTS));
 			all.put("virtual-threads", new Scenario("virtual-threads", Kind.LOAD, 1000, 1000, "off", THREAD_VARIANTS,
 					"pooled-virtual", 3000, Duration.ofSeconds(30), true, Duration.ZERO));
 			all.put("first-call", new Scenario("first-call", Kind.FIRST_CALL, 1, 10, "server", VARIANTS,
@@ -644,8 +676,8 @@ public final class Benchmark {
 			ALL = Collections.unmodifiableMap(all);
 		}
 
-		private static Scenario load(String name, int concurrency, int delayMs, String tls) {
-			return new Scenario(name, Kind.LOAD, concurrency, delayMs, tls, VARIANTS, Demo.STARTER_VARIANT, 4000,
+		private static Scenario load(String name, int concurrency, int delayMs, String tls, List<String> variants) {
+			return new Scenario(name, Kind.LOAD, concurrency, delayMs, tls, variants, Demo.STARTER_VARIANT, 4000,
 					Demo.REQUEST_TIMEOUT, false, Duration.ZERO);
 		}
 
@@ -775,7 +807,7 @@ public final class Benchmark {
 			Path out = Path.of("docs", "benchmark");
 			Path javaHome = null;
 			int networkDelayMs = 0;
-			List<String> knownVariants = new ArrayList<>(VARIANTS);
+			List<String> knownVariants = new ArrayList<>(HTTPS_VARIANTS);
 			knownVariants.addAll(THREAD_VARIANTS);
 			for (String arg : args) {
 				if ("--no-direct".equals(arg)) {

@@ -55,10 +55,6 @@ public final class Demo {
 	static final List<String> KNOWN_VARIANTS = List.of("new-rest-template", "boot-default", "jdk",
 			"hand-tuned", "pooled");
 
-	/** Arguments a variant needs besides {@code sample.client}. */
-	static final Map<String, List<String>> VARIANT_ARGS = Map.of("boot-default",
-			List.of("--http.pool.enabled=false"));
-
 	static final String STARTER_VARIANT = "pooled";
 
 	static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(10);
@@ -181,7 +177,7 @@ public final class Demo {
 		Path log = workDir.resolve("gateway-" + variant + ".log");
 		progress("[%s] starting the gateway in a new JVM", variant);
 		List<String> gatewayArgs = new ArrayList<>(tlsArgs);
-		gatewayArgs.addAll(VARIANT_ARGS.getOrDefault(variant, List.of()));
+		gatewayArgs.addAll(Benchmark.variantArgs(variant));
 		gatewayArgs.addAll(options.gatewayArgs);
 		Process gateway = GatewayJvm.current().startGateway(variant, upstream.baseUrl(), portFile, log, gatewayArgs);
 		runningGateway.set(gateway);

@@ -2,6 +2,7 @@ package io.github.httppool.sample;
 
 import java.io.IOException;
 import java.net.URI;
+import java.util.function.Function;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -15,6 +16,7 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.http.ResponseEntity;
+import org.springframework.http.client.ClientHttpRequestFactory;
 import org.springframework.http.client.HttpComponentsClientHttpRequestFactory;
 import org.springframework.http.client.JdkClientHttpRequestFactory;
 import org.springframework.web.client.RestClient;
@@ -38,15 +40,19 @@ class GatewayClientConfiguration {
 			case BOOT_DEFAULT -> UpstreamForwarder.of(restClientBuilders.getObject().build(),
 					"boot-default: RestClient from Spring Boot's RestClient.Builder");
 			case JDK -> UpstreamForwarder.of(
-					RestClient.builder().requestFactory(new JdkClientHttpRequestFactory()).build(),
-					"jdk: RestClient over java.net.http.HttpClient (JdkClientHttpRequestFactory)");
-			case HAND_TUNED -> handTuned();
+					restClientBuilders.getObject().requestFactory(new JdkClientHttpRequestFactory()).build(),
+					"jdk: RestClient from Spring Boot's RestClient.Builder over java.net.http.HttpClient");
+			case HAND_TUNED -> handTuned((factory) -> UpstreamForwarder.of(
+					restClientBuilders.getObject().requestFactory(factory).build(),
+					"hand-tuned: RestClient from Spring Boot's RestClient.Builder over a hand-built pool (400/200)"));
+			case HAND_TUNED_TEMPLATE -> handTuned((factory) -> UpstreamForwarder.of(new RestTemplate(factory),
+					"hand-tuned-template: new RestTemplate(factory) over a hand-built pool (400/200), no observation"));
 		};
 		logger.info("Gateway forwards with " + forwarder.describe());
 		return forwarder;
 	}
 
-	private static UpstreamForwarder handTuned() {
+	private static UpstreamForwarder handTuned(Function<ClientHttpRequestFactory, UpstreamForwarder> forwarderOf) {
 		// What blog posts (and field report 000's fix) write: a pool, a client, a request factory; nothing else.
 		PoolingHttpClientConnectionManager connectionManager = PoolingHttpClientConnectionManagerBuilder.create()
 			.setMaxConnTotal(400)
@@ -57,9 +63,7 @@ class GatewayClientConfiguration {
 			.setConnectionManager(connectionManager)
 			.useSystemProperties()
 			.build();
-		UpstreamForwarder forwarder = UpstreamForwarder.of(
-				new RestTemplate(new HttpComponentsClientHttpRequestFactory(httpClient)),
-				"hand-tuned: RestTemplate over a hand-built PoolingHttpClientConnectionManager (400/200)");
+		UpstreamForwarder forwarder = forwarderOf.apply(new HttpComponentsClientHttpRequestFactory(httpClient));
 		return new UpstreamForwarder() {
 
 			@Override

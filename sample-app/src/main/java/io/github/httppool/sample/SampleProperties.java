@@ -41,15 +41,23 @@ public record SampleProperties(@DefaultValue("http://127.0.0.1:9090") String ups
 		BOOT_DEFAULT,
 
 		/**
-		 * A {@code RestClient} over the JDK's {@code java.net.http.HttpClient}.
+		 * A {@code RestClient} from Spring Boot's {@code RestClient.Builder} over the JDK's
+		 * {@code java.net.http.HttpClient}.
 		 */
 		JDK,
 
 		/**
-		 * A {@code RestTemplate} over a hand-built {@code PoolingHttpClientConnectionManager} (400 total, 200 per
-		 * route, JVM system properties for TLS), the fix as blog posts and field report 000 write it.
+		 * A {@code RestClient} from Spring Boot's {@code RestClient.Builder} (observed like the starter's) over a
+		 * hand-built {@code PoolingHttpClientConnectionManager} (400 total, 200 per route, JVM system properties
+		 * for TLS), the pool as blog posts and field report 000 write it.
 		 */
-		HAND_TUNED
+		HAND_TUNED,
+
+		/**
+		 * The same hand-built pool behind {@code new RestTemplate(factory)}, as field report 000 writes it: no
+		 * {@code http.client.requests} observation.
+		 */
+		HAND_TUNED_TEMPLATE
 
 	}
 

@@ -26,6 +26,8 @@ class BenchmarkTests {
 		assertThat(options.scenarios()).containsExactly("http", "https", "mtls");
 		assertThat(options.variantsFor(Benchmark.Scenario.named("http"))).containsExactly("new-rest-template",
 				"boot-default", "jdk", "hand-tuned", "pooled");
+		assertThat(options.variantsFor(Benchmark.Scenario.named("https"))).containsExactly("new-rest-template",
+				"boot-default", "jdk", "hand-tuned", "hand-tuned-template", "pooled");
 		assertThat(options.variantsFor(Benchmark.Scenario.named("virtual-threads"))).containsExactly("pooled-virtual",
 				"pooled-platform-50", "hand-tuned-virtual");
 		assertThat(options.repeats()).isEqualTo(3);
@@ -87,8 +89,21 @@ class BenchmarkTests {
 				"--http.pool.max-total=1000", "--http.pool.max-per-route=1000");
 		assertThat(Benchmark.variantArgs("pooled-platform-50")).contains("--spring.threads.virtual.enabled=false",
 				"--server.tomcat.threads.max=50", "--http.pool.max-per-route=1000");
-		assertThat(Benchmark.variantArgs("hand-tuned-virtual")).containsExactly("--spring.threads.virtual.enabled=true");
-		assertThat(Benchmark.variantArgs("boot-default")).containsExactly("--http.pool.enabled=false");
+		assertThat(Benchmark.variantArgs("hand-tuned-virtual")).containsExactly("--http.pool.enabled=false",
+				"--spring.threads.virtual.enabled=true");
+	}
+
+	@Test
+	void everyVariantButTheStartersRunsWithoutTheStarter() {
+		for (String variant : List.of("new-rest-template", "boot-default", "jdk", "hand-tuned", "hand-tuned-template")) {
+			assertThat(Benchmark.variantArgs(variant)).containsExactly("--http.pool.enabled=false");
+			assertThat(Benchmark.client(variant)).isEqualTo(variant);
+		}
+		assertThat(Benchmark.variantArgs("pooled")).containsExactly("--http.pool.max-total=400",
+				"--http.pool.max-per-route=200");
+		assertThat(Benchmark.variantArgs("pooled-virtual")).doesNotContain("--http.pool.enabled=false");
+		assertThat(Benchmark.Options.parse(new String[] { "--variants=hand-tuned-template" })
+			.variantsFor(Benchmark.Scenario.named("http"))).isEmpty();
 	}
 
 	@Test

@@ -1,0 +1,84 @@
+package io.github.httppool.sample;
+
+import java.io.IOException;
+import java.net.URI;
+import java.time.Duration;
+
+import io.github.httppool.pool.HttpPools;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.web.server.context.WebServerApplicationContext;
+import org.springframework.context.ConfigurableApplicationContext;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The benchmark's gateway variants without the starter, each started as the benchmark starts it, forwarding to a
+ * real {@link DemoUpstream}: every variant but {@code hand-tuned-template} (field report 000's bare
+ * {@code RestTemplate}) records Spring Boot's {@code http.client.requests} observation, like the starter's client.
+ */
+class GatewayClientVariantsTests {
+
+	private static DemoUpstream upstream;
+
+	@BeforeAll
+	static void startUpstream() throws IOException {
+		upstream = DemoUpstream.start(Duration.ofMillis(2));
+	}
+
+	@AfterAll
+	static void stopUpstream() {
+		upstream.close();
+	}
+
+	@BeforeEach
+	void resetUpstreamCounters() {
+		upstream.resetCounters();
+	}
+
+	@ParameterizedTest
+	@CsvSource({ "hand-tuned, true, 10", "hand-tuned-template, false, 10", "jdk, true, 10",
+			"new-rest-template, false, 40" })
+	void forwardsWithoutTheStarterAndIsObservedLikeTheStartersClientUnlessBare(String variant, boolean observed,
+			long maxConnections) throws Exception {
+		String[] args = Benchmark.variantArgs(variant).toArray(String[]::new);
+		try (ConfigurableApplicationContext gateway = SpringApplication.run(GatewayApplication.class,
+				concat(args, "--server.port=0", "--sample.client=" + variant,
+						"--sample.upstream-url=" + upstream.baseUrl(), "--spring.main.banner-mode=off"))) {
+			int port = ((WebServerApplicationContext) gateway).getWebServer().getPort();
+			URI target = URI.create("http://127.0.0.1:" + port + "/proxy/api/accounts/42");
+
+			LoadGenerator.Result result = LoadGenerator.run(target, 10, 40, Duration.ofSeconds(10),
+					Duration.ofSeconds(5));
+
+			assertThat(result.errorKinds()).isEmpty();
+			assertThat(result.succeeded()).isEqualTo(40);
+			assertThat(upstream.requests()).isEqualTo(40);
+			assertThat(upstream.acceptedConnections()).isBetween(1L, maxConnections);
+			assertThat(gateway.getBeanProvider(HttpPools.class).getIfAvailable()).isNull();
+			Timer clientRequests = gateway.getBean(MeterRegistry.class).find("http.client.requests").timer();
+			if (observed) {
+				assertThat(clientRequests).isNotNull();
+				assertThat(clientRequests.count()).isEqualTo(40);
+			}
+			else {
+				assertThat(clientRequests).isNull();
+			}
+		}
+	}
+
+	private static String[] concat(String[] first, String... second) {
+		String[] all = new String[first.length + second.length];
+		System.arraycopy(first, 0, all, 0, first.length);
+		System.arraycopy(second, 0, all, first.length, second.length);
+		return all;
+	}
+
+}
