@@ -43,8 +43,9 @@ public final class Demo {
 			  --max-seconds=N         time limit of one measured run (default 30)
 			  --variants=a,b|all      variants in order (default new-rest-template,pooled); all =
 			                          new-rest-template,boot-default,jdk,hand-tuned,pooled
-			  --tls=MODE              off (default), server (HTTPS upstream) or mutual (HTTPS upstream that
-			                          requires a client certificate, as in field report 000)
+			  --tls=MODE              mutual (default: HTTPS upstream that requires a client certificate, as
+			                          the bank gateway of field report 000), server (HTTPS upstream) or off
+			                          (plain HTTP)
 			  --gateway-arg=ARG       extra Spring Boot argument for every gateway, repeatable,
 			                          e.g. --gateway-arg=--http.pool.max-per-route=20
 			                          (an argument -Dname=value becomes a JVM system property)
@@ -169,6 +170,22 @@ public final class Demo {
 		return args;
 	}
 
+	/**
+	 * The benchmark's arguments for a variant followed by the user's {@code --gateway-arg}s, leaving out those
+	 * of the variant's that a user argument sets again (Spring Boot would join both values with a comma).
+	 */
+	static List<String> variantArgs(String variant, List<String> userArgs) {
+		List<String> args = new ArrayList<>();
+		for (String arg : Benchmark.variantArgs(variant)) {
+			String name = arg.substring(0, arg.indexOf('=') + 1);
+			if (userArgs.stream().noneMatch((user) -> user.startsWith(name))) {
+				args.add(arg);
+			}
+		}
+		args.addAll(userArgs);
+		return args;
+	}
+
 	private static VariantResult runVariant(String variant, DemoUpstream upstream, Options options, Path workDir,
 			List<String> tlsArgs) throws IOException, InterruptedException {
 		upstream.resetCounters();
@@ -177,8 +194,7 @@ public final class Demo {
 		Path log = workDir.resolve("gateway-" + variant + ".log");
 		progress("[%s] starting the gateway in a new JVM", variant);
 		List<String> gatewayArgs = new ArrayList<>(tlsArgs);
-		gatewayArgs.addAll(Benchmark.variantArgs(variant));
-		gatewayArgs.addAll(options.gatewayArgs);
+		gatewayArgs.addAll(variantArgs(variant, options.gatewayArgs));
 		Process gateway = GatewayJvm.current().startGateway(variant, upstream.baseUrl(), portFile, log, gatewayArgs);
 		runningGateway.set(gateway);
 		try {
@@ -341,8 +357,8 @@ public final class Demo {
 		System.out.println();
 		if ("off".equals(options.tls)) {
 			System.out.println("Plain HTTP on loopback: a new connection costs little here, so the connection and "
-					+ "TIME_WAIT columns show the difference best; with --tls=mutual every new connection also pays a "
-					+ "TLS handshake with a client certificate, as in field report 000.");
+					+ "TIME_WAIT columns show the difference best; by default (--tls=mutual) every new connection also "
+					+ "pays a TLS handshake with a client certificate, as in field report 000.");
 		}
 		else {
 			System.out.println("Every new upstream connection above paid a full TLS handshake"
@@ -380,7 +396,7 @@ public final class Demo {
 
 	}
 
-	private record Options(int requests, int concurrency, int delayMs, int warmupRequests, int warmupConcurrency,
+	record Options(int requests, int concurrency, int delayMs, int warmupRequests, int warmupConcurrency,
 			int maxSeconds, List<String> variants, String tls, List<String> gatewayArgs) {
 
 		static Options parse(String[] args) {
@@ -392,7 +408,7 @@ public final class Demo {
 			values.put("warmup-concurrency", "");
 			values.put("max-seconds", "30");
 			values.put("variants", String.join(",", DEFAULT_VARIANTS));
-			values.put("tls", "off");
+			values.put("tls", "mutual");
 			List<String> gatewayArgs = new ArrayList<>();
 			for (String arg : args) {
 				if (arg.startsWith("--gateway-arg=")) {

@@ -44,10 +44,10 @@ class GatewayClientVariantsTests {
 	}
 
 	@ParameterizedTest
-	@CsvSource({ "hand-tuned, true, 10", "hand-tuned-template, false, 10", "jdk, true, 10",
-			"new-rest-template, false, 40" })
-	void forwardsWithoutTheStarterAndIsObservedLikeTheStartersClientUnlessBare(String variant, boolean observed,
-			long maxConnections) throws Exception {
+	@CsvSource({ "hand-tuned, Apache-HttpClient/, true", "hand-tuned-template, Apache-HttpClient/, false",
+			"jdk, Java-http-client/, true", "new-rest-template, Java/, false" })
+	void forwardsWithItsOwnClientWithoutTheStarterObservedLikeTheStartersClientUnlessBare(String variant,
+			String userAgent, boolean observed) throws Exception {
 		String[] args = Benchmark.variantArgs(variant).toArray(String[]::new);
 		try (ConfigurableApplicationContext gateway = SpringApplication.run(GatewayApplication.class,
 				concat(args, "--server.port=0", "--sample.client=" + variant,
@@ -61,8 +61,15 @@ class GatewayClientVariantsTests {
 			assertThat(result.errorKinds()).isEmpty();
 			assertThat(result.succeeded()).isEqualTo(40);
 			assertThat(upstream.requests()).isEqualTo(40);
-			assertThat(upstream.acceptedConnections()).isBetween(1L, maxConnections);
+			assertThat(upstream.userAgents().keySet()).singleElement()
+				.satisfies((agent) -> assertThat(agent).startsWith(userAgent));
 			assertThat(gateway.getBeanProvider(HttpPools.class).getIfAvailable()).isNull();
+			if (variant.startsWith("hand-tuned")) {
+				assertThat(upstream.acceptedConnections()).isBetween(1L, 10L);
+				assertThat(gateway.getBean(UpstreamForwarder.class).describe())
+					.contains("over a hand-built pool (400/200)")
+					.containsPattern("available ([1-9]|10),");
+			}
 			Timer clientRequests = gateway.getBean(MeterRegistry.class).find("http.client.requests").timer();
 			if (observed) {
 				assertThat(clientRequests).isNotNull();

@@ -6,10 +6,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Random;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -38,27 +41,40 @@ import org.springframework.web.client.RestTemplate;
  * bare {@code RestClient} and a {@code RestClient} from Spring Boot's observed builder.
  * <p>
  * The upstream answers at once on loopback, in the same JVM; only the calling threads are
- * measured, so its work is not counted. The variants take turns in short rounds, in rotated
- * order, so that machine noise hits them alike; the median over the rounds is printed, with
- * the spread, and each variant's ratio to the starter. Run from the repository root after
+ * measured, so its work is not counted. The variants take turns in short rounds, in a new
+ * random order each round, so that machine noise hits them alike; the median over the rounds
+ * is printed, with the spread, and the median of each variant's ratio to the starter within
+ * a round. Run from the repository root after
  * {@code mvn -B -q -DskipTests package}:
  * <pre>
- * java -jar sample-app/target/http-pool-sample-app.jar client-path [--threads=4] [--rounds=21] [--round-ms=1000]
+ * java -jar sample-app/target/http-pool-sample-app.jar client-path [--threads=1] [--rounds=20] [--round-ms=1000]
  * </pre>
  */
 public final class ClientPathBenchmark {
 
 	private static final String STARTER = "starter";
 
+	private static final String USAGE = """
+			usage: java -jar http-pool-sample-app.jar client-path [options]
+			  --threads=N    calling threads (default 1)
+			  --rounds=N     rounds; each variant is measured once per round, in a new random order (default 20)
+			  --round-ms=N   length of one variant's turn in a round, in milliseconds (default 1000)
+			""";
+
 	private ClientPathBenchmark() {
 	}
 
 	/**
 	 * Run the benchmark.
-	 * @param args {@code --threads=N}, {@code --rounds=N}, {@code --round-ms=N}
+	 * @param args {@code --threads=N} (default 1), {@code --rounds=N} (default 20), {@code --round-ms=N}
+	 * (default 1000)
 	 * @throws Exception if the upstream or the application cannot start
 	 */
 	public static void main(String[] args) throws Exception {
+		if (Arrays.asList(args).contains("--help")) {
+			System.out.println(USAGE);
+			return;
+		}
 		Map<String, Integer> options = options(args);
 		int threads = options.get("threads");
 		int rounds = options.get("rounds");
@@ -84,10 +100,11 @@ public final class ClientPathBenchmark {
 			}
 			Map<String, List<Sample>> samples = new LinkedHashMap<>();
 			variants.keySet().forEach((name) -> samples.put(name, new ArrayList<>()));
-			List<String> names = new ArrayList<>(variants.keySet());
+			List<String> order = new ArrayList<>(variants.keySet());
+			Random random = new Random(rounds);
 			for (int r = 0; r < rounds; r++) {
-				for (int i = 0; i < names.size(); i++) {
-					String name = names.get((i + r) % names.size());
+				Collections.shuffle(order, random);
+				for (String name : order) {
 					samples.get(name).add(measure(variants.get(name), threads, round));
 				}
 			}
@@ -165,7 +182,7 @@ public final class ClientPathBenchmark {
 					allocated[index] = bean.getThreadAllocatedBytes(Thread.currentThread().getId()) - bytesBefore;
 					calls[index] = count;
 				}
-				catch (Exception ex) {
+				catch (Throwable ex) {
 					failed.set(true);
 					ex.printStackTrace();
 				}
@@ -183,6 +200,9 @@ public final class ClientPathBenchmark {
 		if (failed.get()) {
 			throw new IllegalStateException("a call failed; see the stack trace above");
 		}
+		if (Arrays.stream(calls).sum() == 0) {
+			throw new IllegalStateException("no call completed in " + duration.toMillis() + " ms; use a longer --round-ms");
+		}
 		long total = 0;
 		long cpuTotal = 0;
 		long bytesTotal = 0;
@@ -195,17 +215,23 @@ public final class ClientPathBenchmark {
 	}
 
 	private static void print(Map<String, List<Sample>> samples, long connections) {
-		double starterCpu = median(samples.get(STARTER), Sample::cpuMicros);
-		System.out.printf(Locale.ROOT, "%n%-34s %-26s %-26s %-22s %s%n", "variant", "CPU us/call", "bytes/call",
-				"calls/s", "CPU vs starter");
+		List<Sample> starter = samples.get(STARTER);
+		System.out.printf(Locale.ROOT, "%n%-34s %-24s %-24s %-22s %s%n", "variant", "CPU us/call", "bytes/call",
+				"calls/s", "CPU vs starter, per round");
 		samples.forEach((name, list) -> {
-			double cpu = median(list, Sample::cpuMicros);
-			System.out.printf(Locale.ROOT, "%-34s %-26s %-26s %-22s %.2fx%n", name, spread(list, Sample::cpuMicros, "%.1f"),
-					spread(list, Sample::bytes, "%.0f"), spread(list, Sample::callsPerSecond, "%.0f"), cpu / starterCpu);
+			List<Sample> ratios = new ArrayList<>();
+			for (int r = 0; r < list.size(); r++) {
+				ratios.add(new Sample(list.get(r).cpuMicros() / starter.get(r).cpuMicros(), 0, 0));
+			}
+			System.out.printf(Locale.ROOT, "%-34s %-24s %-24s %-22s %s%n", name, spread(list, Sample::cpuMicros, "%.1f"),
+					spread(list, Sample::bytes, "%.0f"), spread(list, Sample::callsPerSecond, "%.0f"),
+					spread(ratios, Sample::cpuMicros, "%.3f"));
 		});
 		System.out.printf(Locale.ROOT,
-				"median [min-max] over the rounds; CPU and bytes are the calling threads' own, per call."
-						+ " The upstream accepted %d connections in all.%n",
+				"median [min-max] over the rounds; CPU and bytes are the calling threads' own, per call (the"
+						+ " upstream's threads, the pools' background threads and GC are not counted). CPU vs"
+						+ " starter: the variant's CPU per call over the starter's in the same round. The upstream"
+						+ " accepted %d connections in all.%n",
 				connections);
 	}
 
@@ -222,12 +248,12 @@ public final class ClientPathBenchmark {
 	}
 
 	private static Map<String, Integer> options(String[] args) {
-		Map<String, Integer> options = new LinkedHashMap<>(Map.of("threads", 4, "rounds", 21, "round-ms", 1000));
+		Map<String, Integer> options = new LinkedHashMap<>(Map.of("threads", 1, "rounds", 20, "round-ms", 1000));
 		for (String arg : args) {
 			int equals = arg.indexOf('=');
 			String name = (arg.startsWith("--") && equals > 2) ? arg.substring(2, equals) : null;
 			if (name == null || !options.containsKey(name)) {
-				throw new IllegalArgumentException("unknown option: " + arg + " (known: --threads=, --rounds=, --round-ms=)");
+				throw new IllegalArgumentException("unknown option: " + arg + "\n" + USAGE);
 			}
 			try {
 				int value = Integer.parseInt(arg.substring(equals + 1));
