@@ -22,6 +22,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.ToDoubleFunction;
+import java.util.stream.Stream;
 
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
@@ -49,8 +50,10 @@ public final class Benchmark {
 	 * The variants of the {@code https} scenario: also the hand-built pool behind a bare {@code RestTemplate}
 	 * without Spring Boot's {@code http.client.requests} observation, as field report 000 writes it.
 	 */
-	static final List<String> HTTPS_VARIANTS = List.of("new-rest-template", "boot-default", "jdk", "hand-tuned",
-			"hand-tuned-template", "pooled");
+	static final List<String> HTTPS_VARIANTS = VARIANTS.stream()
+		.flatMap((variant) -> variant.equals("hand-tuned") ? Stream.of(variant, "hand-tuned-template")
+				: Stream.of(variant))
+		.toList();
 
 	/** Tomcat's thread limit in the platform-thread variant of the {@code virtual-threads} scenario. */
 	static final int PLATFORM_THREADS = 50;

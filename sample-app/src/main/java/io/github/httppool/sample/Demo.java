@@ -174,7 +174,7 @@ public final class Demo {
 	 * The benchmark's arguments for a variant followed by the user's {@code --gateway-arg}s, leaving out those
 	 * of the variant's that a user argument sets again (Spring Boot would join both values with a comma).
 	 */
-	static List<String> variantArgs(String variant, List<String> userArgs) {
+	static List<String> gatewayArgs(String variant, List<String> userArgs) {
 		List<String> args = new ArrayList<>();
 		for (String arg : Benchmark.variantArgs(variant)) {
 			String name = arg.substring(0, arg.indexOf('=') + 1);
@@ -194,7 +194,7 @@ public final class Demo {
 		Path log = workDir.resolve("gateway-" + variant + ".log");
 		progress("[%s] starting the gateway in a new JVM", variant);
 		List<String> gatewayArgs = new ArrayList<>(tlsArgs);
-		gatewayArgs.addAll(variantArgs(variant, options.gatewayArgs));
+		gatewayArgs.addAll(gatewayArgs(variant, options.gatewayArgs));
 		Process gateway = GatewayJvm.current().startGateway(variant, upstream.baseUrl(), portFile, log, gatewayArgs);
 		runningGateway.set(gateway);
 		try {

@@ -24,9 +24,9 @@ class DemoOptionsTests {
 
 	@Test
 	void aGatewayArgumentReplacesTheVariantsOwnSettingInsteadOfBeingJoinedWithIt() {
-		assertThat(Demo.variantArgs("pooled", List.of("--http.pool.max-per-route=20"))).containsExactly(
+		assertThat(Demo.gatewayArgs("pooled", List.of("--http.pool.max-per-route=20"))).containsExactly(
 				"--http.pool.max-total=400", "--http.pool.max-per-route=20");
-		assertThat(Demo.variantArgs("new-rest-template", List.of("-Dhttp.maxConnections=10")))
+		assertThat(Demo.gatewayArgs("new-rest-template", List.of("-Dhttp.maxConnections=10")))
 			.containsExactly("--http.pool.enabled=false", "-Dhttp.maxConnections=10");
 	}
 

@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.ToDoubleFunction;
 
 import io.github.httppool.sample.DemoCertificates;
 import io.github.httppool.sample.DemoUpstream;
@@ -219,13 +220,13 @@ public final class ClientPathBenchmark {
 		System.out.printf(Locale.ROOT, "%n%-34s %-24s %-24s %-22s %s%n", "variant", "CPU us/call", "bytes/call",
 				"calls/s", "CPU vs starter, per round");
 		samples.forEach((name, list) -> {
-			List<Sample> ratios = new ArrayList<>();
+			double[] ratios = new double[list.size()];
 			for (int r = 0; r < list.size(); r++) {
-				ratios.add(new Sample(list.get(r).cpuMicros() / starter.get(r).cpuMicros(), 0, 0));
+				ratios[r] = list.get(r).cpuMicros() / starter.get(r).cpuMicros();
 			}
-			System.out.printf(Locale.ROOT, "%-34s %-24s %-24s %-22s %s%n", name, spread(list, Sample::cpuMicros, "%.1f"),
-					spread(list, Sample::bytes, "%.0f"), spread(list, Sample::callsPerSecond, "%.0f"),
-					spread(ratios, Sample::cpuMicros, "%.3f"));
+			System.out.printf(Locale.ROOT, "%-34s %-24s %-24s %-22s %s%n", name,
+					spread(values(list, Sample::cpuMicros), "%.1f"), spread(values(list, Sample::bytes), "%.0f"),
+					spread(values(list, Sample::callsPerSecond), "%.0f"), spread(ratios, "%.3f"));
 		});
 		System.out.printf(Locale.ROOT,
 				"median [min-max] over the rounds; CPU and bytes are the calling threads' own, per call (the"
@@ -235,16 +236,18 @@ public final class ClientPathBenchmark {
 				connections);
 	}
 
-	private static String spread(List<Sample> list, java.util.function.ToDoubleFunction<Sample> value, String format) {
-		double[] sorted = list.stream().mapToDouble(value).sorted().toArray();
-		return String.format(Locale.ROOT, format + " [" + format + "-" + format + "]", median(list, value), sorted[0],
-				sorted[sorted.length - 1]);
+	private static double[] values(List<Sample> samples, ToDoubleFunction<Sample> value) {
+		return samples.stream().mapToDouble(value).toArray();
 	}
 
-	private static double median(List<Sample> list, java.util.function.ToDoubleFunction<Sample> value) {
-		double[] sorted = list.stream().mapToDouble(value).sorted().toArray();
+	/** {@code median [min-max]} of the values. */
+	private static String spread(double[] values, String format) {
+		double[] sorted = values.clone();
+		Arrays.sort(sorted);
 		int middle = sorted.length / 2;
-		return (sorted.length % 2 == 1) ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+		double median = (sorted.length % 2 == 1) ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+		return String.format(Locale.ROOT, format + " [" + format + "-" + format + "]", median, sorted[0],
+				sorted[sorted.length - 1]);
 	}
 
 	private static Map<String, Integer> options(String[] args) {
