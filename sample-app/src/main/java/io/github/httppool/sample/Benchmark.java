@@ -298,7 +298,7 @@ public final class Benchmark {
 		SSLContext sslContext = clientSslContext(scenario, context.certificates);
 		context.upstream.resetCounters();
 		Optional<Set<String>> timeWaitBefore = TimeWaitSockets.allInvolvingPort(context.upstream.clientPort());
-		URI target = URI.create(context.upstream.baseUrl() + "/api/accounts/42");
+		URI target = directTarget(context);
 		LoadGenerator.Result load = load(target, context, sslContext, LoadGenerator.Window.NONE);
 		Run run = Run.of(scenario.name, repeat, DIRECT, load, context.upstream.upstream.acceptedConnections(),
 				context.upstream.upstream.requests(), timeWait(context.upstream, timeWaitBefore), Double.NaN,
@@ -307,13 +307,18 @@ public final class Benchmark {
 		return run;
 	}
 
+	/** The resource the load generator requests when it loads the upstream directly, without a gateway. */
+	private static URI directTarget(Context context) {
+		return URI.create(context.upstream.baseUrl() + "/api/accounts/42");
+	}
+
 	/**
 	 * Load the upstream directly, unrecorded, so that this JVM's upstream and load generator are compiled before
 	 * the scenario's first measured run, whichever variant that is.
 	 */
 	private static void warmThisJvm(Context context) throws Exception {
 		SSLContext sslContext = clientSslContext(context.scenario, context.certificates);
-		URI target = URI.create(context.upstream.baseUrl() + "/api/accounts/42");
+		URI target = directTarget(context);
 		LoadGenerator.Result load = load(target, context, sslContext, LoadGenerator.Window.NONE,
 				context.scenario.concurrency);
 		Demo.progress("[%s] warmed this JVM's upstream and load generator with a direct load, not recorded: "
@@ -406,7 +411,7 @@ public final class Benchmark {
 		if (sslContext != null) {
 			builder.sslContext(sslContext);
 		}
-		URI target = URI.create(context.upstream.baseUrl() + "/api/accounts/42");
+		URI target = directTarget(context);
 		FirstCallProbe.Probe probe = FirstCallProbe.run(builder.build(), target,
 				context.options.requestsFor(scenario), FIRST_CALL_IDLE, context.upstream.upstream,
 				scenario.requestTimeout, Double.NaN);
