@@ -31,7 +31,6 @@ import org.apache.hc.client5.http.impl.auth.CredentialsProviderBuilder;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
 import org.apache.hc.client5.http.impl.ChainElement;
 import org.apache.hc.client5.http.impl.classic.HttpClientBuilder;
-import org.apache.hc.client5.http.impl.io.ManagedHttpClientConnectionFactory;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuilder;
 import org.apache.hc.client5.http.io.HttpClientConnectionManager;
@@ -219,7 +218,7 @@ final class HttpPoolPropertiesMapper {
 			builder.setTlsSocketStrategy(tlsSocketStrategy);
 		}
 		if (monitor != null) {
-			builder.setConnectionFactory(monitor.connectionFactory(ManagedHttpClientConnectionFactory.INSTANCE));
+			builder.setConnectionFactory(monitor.connectionFactory());
 		}
 		this.customizers.customize(this.clientName, builder);
 		PoolingHttpClientConnectionManager manager = builder.build();

@@ -52,6 +52,13 @@ public enum CloseReason {
 	NOT_REUSABLE,
 
 	/**
+	 * The server sent more than the response it announced (bytes after the body, a second
+	 * response): closed instead of being reused, so that no caller reads another caller's
+	 * response.
+	 */
+	UNREAD_INPUT,
+
+	/**
 	 * Retired: closed after {@code HttpPool.retireConnections()} (the actuator endpoint's
 	 * write operation) or, while idle, because it existed at that moment.
 	 */

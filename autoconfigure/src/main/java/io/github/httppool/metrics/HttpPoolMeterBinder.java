@@ -142,7 +142,7 @@ public final class HttpPoolMeterBinder implements MeterBinder {
 			for (CloseReason reason : CloseReason.values()) {
 				this.closed[reason.ordinal()] = Counter.builder(PREFIX + ".connections.closed")
 					.description("Connections closed, by reason: expired, idle, ttl, stale, displaced, error,"
-							+ " server-close, not-reusable, retired, shutdown")
+							+ " server-close, not-reusable, unread-input, retired, shutdown")
 					.tags(tags)
 					.tag("reason", reason.tagValue())
 					.register(registry);

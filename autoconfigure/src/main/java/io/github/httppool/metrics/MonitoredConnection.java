@@ -27,6 +27,13 @@ import org.jspecify.annotations.Nullable;
  * times, measured between the {@code bind} calls HttpClient makes while connecting) and,
  * when it is closed, why.
  * <p>
+ * It is never reused while it holds input that no response accounts for: bytes a server
+ * sent beyond its response would otherwise be read by the next caller as the answer to
+ * its own request. It checks, without blocking, HttpClient's read-ahead buffer, the TLS
+ * layer's decrypted buffer and the socket, when it is released (it then reports itself
+ * inconsistent, so the pool closes it) and when it is leased again (the connection
+ * manager then hands it back to be closed and leases another).
+ * <p>
  * State flags are written by the thread that holds the connection (the pool hands it
  * over under its lock) and read when it is closed.
  */
@@ -35,6 +42,10 @@ final class MonitoredConnection implements ManagedHttpClientConnection, Identifi
 	private final PoolMonitor monitor;
 
 	private final ManagedHttpClientConnection delegate;
+
+	private final @Nullable InputBufferProbe inputBuffer;
+
+	private volatile @Nullable Socket tlsBaseSocket;
 
 	private long connectStartNanos = -1;
 
@@ -57,9 +68,13 @@ final class MonitoredConnection implements ManagedHttpClientConnection, Identifi
 
 	volatile boolean serverClose;
 
-	MonitoredConnection(PoolMonitor monitor, ManagedHttpClientConnection delegate) {
+	volatile boolean unreadInput;
+
+	MonitoredConnection(PoolMonitor monitor, ManagedHttpClientConnection delegate,
+			@Nullable InputBufferProbe inputBuffer) {
 		this.monitor = monitor;
 		this.delegate = delegate;
+		this.inputBuffer = inputBuffer;
 	}
 
 	// ------------------------------------------------------------------ lifecycle hooks
@@ -78,6 +93,7 @@ final class MonitoredConnection implements ManagedHttpClientConnection, Identifi
 	@Override
 	public void bind(SSLSocket sslSocket, Socket socket) throws IOException {
 		this.delegate.bind(sslSocket, socket);
+		this.tlsBaseSocket = socket;
 		long now = System.nanoTime();
 		if (this.established) {
 			this.monitor.tlsHandshakeCompleted(now - this.connectedAtNanos);
@@ -102,6 +118,7 @@ final class MonitoredConnection implements ManagedHttpClientConnection, Identifi
 		this.stale = false;
 		this.error = false;
 		this.serverClose = false;
+		this.unreadInput = false;
 		this.monitor.connectionCreated((this.connectStartNanos >= 0) ? now - this.connectStartNanos : -1);
 	}
 
@@ -118,7 +135,37 @@ final class MonitoredConnection implements ManagedHttpClientConnection, Identifi
 	@Override
 	public void activate() {
 		this.idle = false;
+		if (hasUnreadInput()) {
+			this.unreadInput = true;
+			PoolMonitor.threadState.get().leasedWithUnreadInput = true;
+		}
 		this.delegate.activate();
+	}
+
+	/**
+	 * Return whether the connection holds input that no response accounts for: bytes in
+	 * HttpClient's read-ahead buffer, in the TLS layer's buffer or on the socket. Never
+	 * blocks.
+	 */
+	boolean hasUnreadInput() {
+		InputBufferProbe inputBuffer = this.inputBuffer;
+		if (inputBuffer != null && inputBuffer.bufferedBytes() > 0) {
+			return true;
+		}
+		try {
+			Socket socket = this.delegate.getSocket();
+			if (socket == null || socket.isClosed()) {
+				return false;
+			}
+			if (socket.getInputStream().available() > 0) {
+				return true;
+			}
+			Socket tlsBaseSocket = this.tlsBaseSocket;
+			return tlsBaseSocket != null && tlsBaseSocket != socket && tlsBaseSocket.getInputStream().available() > 0;
+		}
+		catch (IOException ex) {
+			return true;
+		}
 	}
 
 	@Override
@@ -238,7 +285,14 @@ final class MonitoredConnection implements ManagedHttpClientConnection, Identifi
 
 	@Override
 	public boolean isConsistent() {
-		return this.delegate.isConsistent();
+		if (!this.delegate.isConsistent()) {
+			return false;
+		}
+		if (hasUnreadInput()) {
+			this.unreadInput = true;
+			return false;
+		}
+		return true;
 	}
 
 	@Override

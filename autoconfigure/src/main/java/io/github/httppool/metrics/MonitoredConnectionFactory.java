@@ -5,12 +5,14 @@ import java.net.Socket;
 
 import javax.net.ssl.SSLSocket;
 
+import org.apache.hc.client5.http.impl.io.ManagedHttpClientConnectionFactory;
 import org.apache.hc.client5.http.io.ManagedHttpClientConnection;
 import org.apache.hc.core5.http.io.HttpConnectionFactory;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Connection factory that hands out {@link MonitoredConnection}s.
+ * Connection factory that hands out {@link MonitoredConnection}s over HttpClient's own
+ * connections, each with an {@link InputBufferProbe} as its response parser.
  */
 final class MonitoredConnectionFactory implements HttpConnectionFactory<ManagedHttpClientConnection> {
 
@@ -18,20 +20,24 @@ final class MonitoredConnectionFactory implements HttpConnectionFactory<ManagedH
 
 	private final HttpConnectionFactory<ManagedHttpClientConnection> delegate;
 
-	MonitoredConnectionFactory(PoolMonitor monitor, HttpConnectionFactory<ManagedHttpClientConnection> delegate) {
+	MonitoredConnectionFactory(PoolMonitor monitor) {
 		this.monitor = monitor;
-		this.delegate = delegate;
+		this.delegate = ManagedHttpClientConnectionFactory.builder()
+			.responseParserFactory(InputBufferProbe.FACTORY)
+			.build();
 	}
 
 	@Override
 	public ManagedHttpClientConnection createConnection(@Nullable Socket socket) throws IOException {
-		return new MonitoredConnection(this.monitor, this.delegate.createConnection(socket));
+		ManagedHttpClientConnection connection = this.delegate.createConnection(socket);
+		return new MonitoredConnection(this.monitor, connection, InputBufferProbe.takeCreated());
 	}
 
 	@Override
 	public ManagedHttpClientConnection createConnection(@Nullable SSLSocket sslSocket, @Nullable Socket socket)
 			throws IOException {
-		return new MonitoredConnection(this.monitor, this.delegate.createConnection(sslSocket, socket));
+		ManagedHttpClientConnection connection = this.delegate.createConnection(sslSocket, socket);
+		return new MonitoredConnection(this.monitor, connection, InputBufferProbe.takeCreated());
 	}
 
 }

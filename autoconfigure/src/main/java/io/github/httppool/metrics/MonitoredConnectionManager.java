@@ -49,7 +49,7 @@ final class MonitoredConnectionManager implements HttpClientConnectionManager, C
 			this.monitor.leaseEnded(route, System.nanoTime() - start, LeaseOutcome.FAILED);
 			throw ex;
 		}
-		return new MonitoredLeaseRequest(request, route, start);
+		return new MonitoredLeaseRequest(request, id, route, state, start);
 	}
 
 	@Override
@@ -157,21 +157,29 @@ final class MonitoredConnectionManager implements HttpClientConnectionManager, C
 	}
 
 	/**
-	 * Times the wait for the leased connection and remembers the lease.
+	 * Times the wait for the leased connection and remembers the lease. A pooled
+	 * connection that holds input no response accounts for is handed back, to be closed,
+	 * and another is leased in its place.
 	 */
 	private final class MonitoredLeaseRequest implements LeaseRequest {
 
-		private final LeaseRequest delegate;
+		private volatile LeaseRequest delegate;
+
+		private final String id;
 
 		private final HttpRoute route;
+
+		private final @Nullable Object state;
 
 		private final long start;
 
 		private boolean recorded;
 
-		MonitoredLeaseRequest(LeaseRequest delegate, HttpRoute route, long start) {
+		MonitoredLeaseRequest(LeaseRequest delegate, String id, HttpRoute route, @Nullable Object state, long start) {
 			this.delegate = delegate;
+			this.id = id;
 			this.route = route;
+			this.state = state;
 			this.start = start;
 		}
 
@@ -182,7 +190,7 @@ final class MonitoredConnectionManager implements HttpClientConnectionManager, C
 			PoolMonitor.ThreadState thread = PoolMonitor.threadState.get();
 			thread.validatingLease = true;
 			try {
-				endpoint = this.delegate.get(timeout);
+				endpoint = leaseWithoutUnreadInput(thread, timeout);
 			}
 			catch (TimeoutException ex) {
 				record(LeaseOutcome.TIMEOUT);
@@ -202,6 +210,21 @@ final class MonitoredConnectionManager implements HttpClientConnectionManager, C
 				}
 			}
 			return endpoint;
+		}
+
+		private ConnectionEndpoint leaseWithoutUnreadInput(PoolMonitor.ThreadState thread, Timeout timeout)
+				throws InterruptedException, ExecutionException, TimeoutException {
+			PoolingHttpClientConnectionManager pool = MonitoredConnectionManager.this.pool;
+			while (true) {
+				thread.leasedWithUnreadInput = false;
+				ConnectionEndpoint endpoint = this.delegate.get(timeout);
+				if (!thread.leasedWithUnreadInput) {
+					return endpoint;
+				}
+				thread.leasedWithUnreadInput = false;
+				pool.release(endpoint, null, TimeValue.ZERO_MILLISECONDS);
+				this.delegate = pool.lease(this.id, this.route, timeout, this.state);
+			}
 		}
 
 		private long record(LeaseOutcome outcome) {

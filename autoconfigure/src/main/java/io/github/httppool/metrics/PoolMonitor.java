@@ -33,7 +33,7 @@ import org.springframework.util.Assert;
  * the registered {@link PoolListener listeners}, such as the Micrometer binder. It needs
  * no Micrometer.
  * <p>
- * Wiring, in this order: {@link #connectionFactory(HttpConnectionFactory)} into the
+ * Wiring, in this order: {@link #connectionFactory()} into the
  * connection manager builder, {@link #connectionManager(PoolingHttpClientConnectionManager)}
  * and {@link #exhaustionHandler()} into the HTTP client builder.
  *
@@ -114,15 +114,13 @@ public final class PoolMonitor {
 	}
 
 	/**
-	 * Decorate the connection factory of the pool's connection manager so that new
-	 * connections are counted and timed and their closing is classified.
-	 * @param delegate the factory that creates the connections, usually
-	 * {@code ManagedHttpClientConnectionFactory.INSTANCE}
-	 * @return the decorated factory
+	 * Return the connection factory for the pool's connection manager: its connections
+	 * are counted and timed, their closing is classified, and a connection that holds
+	 * bytes the server sent beyond its response is closed instead of being reused.
+	 * @return the connection factory
 	 */
-	public HttpConnectionFactory<ManagedHttpClientConnection> connectionFactory(
-			HttpConnectionFactory<ManagedHttpClientConnection> delegate) {
-		return new MonitoredConnectionFactory(this, delegate);
+	public HttpConnectionFactory<ManagedHttpClientConnection> connectionFactory() {
+		return new MonitoredConnectionFactory(this);
 	}
 
 	/**
@@ -339,6 +337,9 @@ public final class PoolMonitor {
 		if (pool != null && pool.isClosed()) {
 			return CloseReason.SHUTDOWN;
 		}
+		if (connection.unreadInput) {
+			return CloseReason.UNREAD_INPUT;
+		}
 		if (connection.stale) {
 			return CloseReason.STALE;
 		}
@@ -487,6 +488,8 @@ public final class PoolMonitor {
 		@Nullable TimeValue releaseKeepAlive;
 
 		boolean validatingLease;
+
+		boolean leasedWithUnreadInput;
 
 	}
 

@@ -130,6 +130,12 @@ public final class LoopbackHttpServer implements AutoCloseable {
 
 	private final Set<String> dropPaths = ConcurrentHashMap.newKeySet();
 
+	private final Map<String, TrailingBytes> trailingBytes = new ConcurrentHashMap<>();
+
+	private final Map<String, String> setCookies = new ConcurrentHashMap<>();
+
+	private final Map<String, Duration> trickles = new ConcurrentHashMap<>();
+
 	private LoopbackHttpServer(SSLContext sslContext, boolean needClientAuth) {
 		try {
 			InetAddress loopback = InetAddress.getByAddress(new byte[] { 127, 0, 0, 1 });
@@ -303,6 +309,43 @@ public final class LoopbackHttpServer implements AutoCloseable {
 	}
 
 	/**
+	 * After the response for the given path, writes more bytes on the connection than the
+	 * response announced (a misbehaving upstream): with the response (a zero delay) or
+	 * after a delay.
+	 * @param path the path
+	 * @param bytes the bytes written after the response
+	 * @param delay how long after the response they are written
+	 * @return this server
+	 */
+	public LoopbackHttpServer trailingBytesOnPath(String path, byte[] bytes, Duration delay) {
+		this.trailingBytes.put(path, new TrailingBytes(bytes.clone(), delay));
+		return this;
+	}
+
+	/**
+	 * Answers the given path with a {@code Set-Cookie} header.
+	 * @param path the path
+	 * @param cookie the header value, for example {@code SESSIONID=alice; Path=/}
+	 * @return this server
+	 */
+	public LoopbackHttpServer setCookieOnPath(String path, String cookie) {
+		this.setCookies.put(path, cookie);
+		return this;
+	}
+
+	/**
+	 * Writes the response body for the given path one byte at a time, with the given
+	 * pause before each byte (a server that trickles).
+	 * @param path the path
+	 * @param pause the pause before each byte
+	 * @return this server
+	 */
+	public LoopbackHttpServer trickleOnPath(String path, Duration pause) {
+		this.trickles.put(path, pause);
+		return this;
+	}
+
+	/**
 	 * Restores every behaviour knob to its default (counters are not touched).
 	 * @return this server
 	 */
@@ -315,6 +358,9 @@ public final class LoopbackHttpServer implements AutoCloseable {
 		this.statusOverrides.clear();
 		this.resetPaths.clear();
 		this.dropPaths.clear();
+		this.trailingBytes.clear();
+		this.setCookies.clear();
+		this.trickles.clear();
 		return this;
 	}
 
@@ -609,6 +655,9 @@ public final class LoopbackHttpServer implements AutoCloseable {
 	}
 
 	/** Signals that the server decided to close the connection. */
+	private record TrailingBytes(byte[] bytes, Duration delay) {
+	}
+
 	private static final class ServerClose extends IOException {
 
 		ServerClose(String reason) {
@@ -787,16 +836,57 @@ public final class LoopbackHttpServer implements AutoCloseable {
 				return Outcome.SERVER_CLOSED;
 			}
 			writeHead(out, status, noBody ? null : "application/json", noBody ? -1 : responseBody.length,
-					closeAnnounced, n);
+					closeAnnounced, n, LoopbackHttpServer.this.setCookies.get(path));
 			if (!"HEAD".equals(method)) {
-				out.write(responseBody);
+				writeBody(out, responseBody, LoopbackHttpServer.this.trickles.get(path));
+			}
+			TrailingBytes trailing = LoopbackHttpServer.this.trailingBytes.get(path);
+			if (trailing != null && trailing.delay().isZero()) {
+				out.write(trailing.bytes());
 			}
 			out.flush();
+			if (trailing != null && !trailing.delay().isZero()) {
+				if (!in.waitWatchingForClose(trailing.delay())) {
+					return Outcome.CLIENT_CLOSED;
+				}
+				out.write(trailing.bytes());
+				out.flush();
+			}
 			return (closeAnnounced || closeSilently) ? Outcome.SERVER_CLOSED : null;
+		}
+
+		private void writeBody(OutputStream out, byte[] body, Duration trickle) throws IOException {
+			if (trickle == null) {
+				out.write(body);
+				return;
+			}
+			for (byte b : body) {
+				out.flush();
+				sleep(trickle);
+				out.write(b);
+			}
+		}
+
+		private void sleep(Duration pause) throws IOException {
+			try {
+				Thread.sleep(pause.toMillis());
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				throw new ServerClose("interrupted");
+			}
+			if (LoopbackHttpServer.this.stopped) {
+				throw new ServerClose("server stopped");
+			}
 		}
 
 		private void writeHead(OutputStream out, int status, String contentType, int contentLength,
 				boolean close, Integer requestNumber) throws IOException {
+			writeHead(out, status, contentType, contentLength, close, requestNumber, null);
+		}
+
+		private void writeHead(OutputStream out, int status, String contentType, int contentLength,
+				boolean close, Integer requestNumber, String setCookie) throws IOException {
 			StringBuilder head = new StringBuilder(256);
 			head.append("HTTP/1.1 ").append(status).append(' ').append(reason(status)).append("\r\n");
 			if (contentType != null) {
@@ -806,6 +896,9 @@ public final class LoopbackHttpServer implements AutoCloseable {
 				head.append("Content-Length: ").append(contentLength).append("\r\n");
 			}
 			head.append("X-Loopback-Connection: ").append(this.id).append("\r\n");
+			if (setCookie != null) {
+				head.append("Set-Cookie: ").append(setCookie).append("\r\n");
+			}
 			if (requestNumber != null) {
 				head.append("X-Loopback-Request: ").append(requestNumber).append("\r\n");
 			}
