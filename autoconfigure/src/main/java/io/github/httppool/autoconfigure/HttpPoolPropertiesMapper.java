@@ -14,6 +14,7 @@ import io.github.httppool.pool.ConnectionRetirement;
 import io.github.httppool.pool.ConfiguredProxyRoutePlanner;
 import io.github.httppool.pool.FilteringDnsResolver;
 import io.github.httppool.pool.HttpPool;
+import io.github.httppool.pool.NoCookieStore;
 import io.github.httppool.pool.RouteConnectionConfigResolver;
 import io.github.httppool.pool.RouteKey;
 import io.github.httppool.retry.ConnectionFailureRetryStrategy;
@@ -261,7 +262,9 @@ final class HttpPoolPropertiesMapper {
 	 * Create an HTTP client that leases from the given connection manager without owning
 	 * it. Connection state tracking is off: each pool has one TLS identity, so a
 	 * connection made with a client certificate can serve every request of that pool
-	 * (HttpClient would otherwise never reuse mutual-TLS connections).
+	 * (HttpClient would otherwise never reuse mutual-TLS connections). The client keeps no
+	 * cookies: it serves every caller, and request factories that opt in to cookies bring
+	 * stores of their own.
 	 * @param connectionManager the connection manager
 	 * @return a new client
 	 */
@@ -296,6 +299,7 @@ final class HttpPoolPropertiesMapper {
 			.setConnectionManagerShared(true)
 			.setDefaultRequestConfig(requestConfig())
 			.setKeepAliveStrategy(keepAliveStrategy(announcements))
+			.setDefaultCookieStore(NoCookieStore.INSTANCE)
 			.disableConnectionState();
 		HttpRoutePlanner routePlanner = routePlanner();
 		if (routePlanner != null) {

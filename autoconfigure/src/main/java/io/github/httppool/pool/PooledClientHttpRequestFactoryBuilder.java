@@ -7,7 +7,10 @@ import java.util.function.Function;
 
 import org.apache.hc.client5.http.classic.HttpClient;
 import org.apache.hc.client5.http.config.RequestConfig;
+import org.apache.hc.client5.http.cookie.BasicCookieStore;
+import org.apache.hc.client5.http.cookie.CookieStore;
 import org.apache.hc.client5.http.cookie.StandardCookieSpec;
+import org.apache.hc.client5.http.protocol.HttpClientContext;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.http.client.ClientHttpRequestFactoryBuilder;
@@ -27,6 +30,10 @@ import org.springframework.http.client.HttpComponentsClientHttpRequestFactory;
  * applied per request (connect and read timeouts, redirects, cookie handling) are applied
  * to the request factory alone; settings that need other connections (an SSL bundle, an
  * address filter) are resolved to another pool by the given function.
+ * <p>
+ * Cookies are never kept by the pooled clients, which serve every caller. A request
+ * factory whose settings enable cookie handling keeps them in a store of its own, shared
+ * only by the users of the one client built on it.
  *
  * @since 0.1.0
  */
@@ -53,7 +60,21 @@ public final class PooledClientHttpRequestFactoryBuilder
 	public HttpComponentsClientHttpRequestFactory build(@Nullable HttpClientSettings settings) {
 		HttpClientSettings effective = (settings != null) ? settings : this.baseline;
 		HttpClient httpClient = this.httpClients.apply(effective);
-		return new PooledClientHttpRequestFactory(httpClient, new RequestOverrides(this.baseline, effective));
+		PooledClientHttpRequestFactory factory = new PooledClientHttpRequestFactory(httpClient,
+				new RequestOverrides(this.baseline, effective));
+		if (keepsCookies(effective.cookieHandling())) {
+			CookieStore cookieStore = new BasicCookieStore();
+			factory.setHttpContextFactory((method, uri) -> {
+				HttpClientContext context = HttpClientContext.create();
+				context.setCookieStore(cookieStore);
+				return context;
+			});
+		}
+		return factory;
+	}
+
+	private static boolean keepsCookies(@Nullable HttpCookieHandling cookieHandling) {
+		return cookieHandling == HttpCookieHandling.ENABLE || cookieHandling == HttpCookieHandling.ENABLE_WHEN_POSSIBLE;
 	}
 
 	/**
