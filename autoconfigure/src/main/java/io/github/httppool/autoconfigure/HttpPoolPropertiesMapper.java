@@ -204,6 +204,8 @@ final class HttpPoolPropertiesMapper {
 	 */
 	PoolingHttpClientConnectionManager connectionManager(@Nullable TlsSocketStrategy tlsSocketStrategy,
 			@Nullable InetAddressFilter addressFilter, ConnectionRetirement retirement, @Nullable PoolMonitor monitor) {
+		RouteConnectionConfigResolver connectionConfigs = new RouteConnectionConfigResolver(connectionConfig(),
+				routeConnectionConfigs(), retirement);
 		PoolingHttpClientConnectionManagerBuilder builder = PoolingHttpClientConnectionManagerBuilder.create()
 			.useSystemProperties()
 			.setMaxConnTotal(this.properties.getMaxTotal())
@@ -211,8 +213,7 @@ final class HttpPoolPropertiesMapper {
 			.setPoolConcurrencyPolicy(concurrencyPolicy())
 			.setConnPoolPolicy(reusePolicy())
 			.setDefaultSocketConfig(socketConfig())
-			.setConnectionConfigResolver(
-					new RouteConnectionConfigResolver(connectionConfig(), routeConnectionConfigs(), retirement))
+			.setConnectionConfigResolver(connectionConfigs)
 			.setDefaultTlsConfig(tlsConfig())
 			.setDnsResolver(dnsResolver(addressFilter));
 		if (tlsSocketStrategy != null) {
@@ -220,6 +221,7 @@ final class HttpPoolPropertiesMapper {
 		}
 		if (monitor != null) {
 			builder.setConnectionFactory(monitor.connectionFactory());
+			monitor.timeToLive((route) -> connectionConfigs.resolve(route).getTimeToLive());
 		}
 		this.customizers.customize(this.clientName, builder);
 		PoolingHttpClientConnectionManager manager = builder.build();

@@ -57,6 +57,14 @@ final class InputBufferProbe implements HttpMessageParser<ClassicHttpResponse> {
 	}
 
 	/**
+	 * Return whether the connection has read a response.
+	 * @return whether a response was parsed
+	 */
+	boolean hasReadResponse() {
+		return this.buffer != null;
+	}
+
+	/**
 	 * Return the probe that the factory created last on this thread, and forget it.
 	 * @return the probe, or {@code null}
 	 */

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.net.Socket;
 import java.net.SocketAddress;
 import java.util.Locale;
+import java.util.concurrent.ThreadLocalRandom;
 
 import javax.net.ssl.SSLSession;
 import javax.net.ssl.SSLSocket;
@@ -32,7 +33,11 @@ import org.jspecify.annotations.Nullable;
  * its own request. It checks, without blocking, HttpClient's read-ahead buffer, the TLS
  * layer's decrypted buffer and the socket, when it is released (it then reports itself
  * inconsistent, so the pool closes it) and when it is leased again (the connection
- * manager then hands it back to be closed and leases another).
+ * manager then hands it back to be closed and leases another). Likewise it is not
+ * reused once it has outlived its share of the route's time to live: each connection
+ * draws a share between {@value PoolMonitor#LIFETIME_SPREAD_PERCENT}% less than the time to
+ * live and all of it, so that connections opened together are renewed at different
+ * times.
  * <p>
  * State flags are written by the thread that holds the connection (the pool hands it
  * over under its lock) and read when it is closed.
@@ -68,7 +73,14 @@ final class MonitoredConnection implements ManagedHttpClientConnection, Identifi
 
 	volatile boolean serverClose;
 
-	volatile boolean unreadInput;
+	/** Why the connection must not be reused, decided when it was leased or released. */
+	volatile @Nullable CloseReason discardReason;
+
+	/**
+	 * The share of the time to live this connection lives, drawn when it is established
+	 * so that connections opened together do not all expire together.
+	 */
+	volatile double lifetimeShare = 1.0;
 
 	MonitoredConnection(PoolMonitor monitor, ManagedHttpClientConnection delegate,
 			@Nullable InputBufferProbe inputBuffer) {
@@ -118,7 +130,8 @@ final class MonitoredConnection implements ManagedHttpClientConnection, Identifi
 		this.stale = false;
 		this.error = false;
 		this.serverClose = false;
-		this.unreadInput = false;
+		this.discardReason = null;
+		this.lifetimeShare = 1.0 - ThreadLocalRandom.current().nextDouble() * PoolMonitor.LIFETIME_SPREAD;
 		this.monitor.connectionCreated((this.connectStartNanos >= 0) ? now - this.connectStartNanos : -1);
 	}
 
@@ -135,11 +148,22 @@ final class MonitoredConnection implements ManagedHttpClientConnection, Identifi
 	@Override
 	public void activate() {
 		this.idle = false;
-		if (hasUnreadInput()) {
-			this.unreadInput = true;
-			PoolMonitor.threadState.get().leasedWithUnreadInput = true;
+		PoolMonitor.ThreadState thread = PoolMonitor.threadState.get();
+		CloseReason discard = hasUnreadInput() ? CloseReason.UNREAD_INPUT
+				: outlived(thread.leaseTimeToLiveNanos) ? CloseReason.TTL : null;
+		if (discard != null) {
+			this.discardReason = discard;
+			thread.leasedToDiscard = true;
 		}
 		this.delegate.activate();
+	}
+
+	/**
+	 * Return whether the connection has outlived its share of the given time to live.
+	 */
+	private boolean outlived(long timeToLiveNanos) {
+		return timeToLiveNanos > 0
+				&& System.nanoTime() - this.connectedAtNanos >= (long) (timeToLiveNanos * this.lifetimeShare);
 	}
 
 	/**
@@ -160,8 +184,11 @@ final class MonitoredConnection implements ManagedHttpClientConnection, Identifi
 			if (socket.getInputStream().available() > 0) {
 				return true;
 			}
+			// Before its first response a TLS connection may hold the server's post-handshake
+			// messages (session tickets), which the first read consumes: not a response.
 			Socket tlsBaseSocket = this.tlsBaseSocket;
-			return tlsBaseSocket != null && tlsBaseSocket != socket && tlsBaseSocket.getInputStream().available() > 0;
+			return tlsBaseSocket != null && tlsBaseSocket != socket && inputBuffer != null
+					&& inputBuffer.hasReadResponse() && tlsBaseSocket.getInputStream().available() > 0;
 		}
 		catch (IOException ex) {
 			return true;
@@ -285,11 +312,11 @@ final class MonitoredConnection implements ManagedHttpClientConnection, Identifi
 
 	@Override
 	public boolean isConsistent() {
-		if (!this.delegate.isConsistent()) {
+		if (!this.delegate.isConsistent() || this.discardReason != null) {
 			return false;
 		}
 		if (hasUnreadInput()) {
-			this.unreadInput = true;
+			this.discardReason = CloseReason.UNREAD_INPUT;
 			return false;
 		}
 		return true;

@@ -158,8 +158,8 @@ final class MonitoredConnectionManager implements HttpClientConnectionManager, C
 
 	/**
 	 * Times the wait for the leased connection and remembers the lease. A pooled
-	 * connection that holds input no response accounts for is handed back, to be closed,
-	 * and another is leased in its place.
+	 * connection that holds input no response accounts for, or that outlived its share of
+	 * the time to live, is handed back, to be closed, and another is leased in its place.
 	 */
 	private final class MonitoredLeaseRequest implements LeaseRequest {
 
@@ -190,7 +190,7 @@ final class MonitoredConnectionManager implements HttpClientConnectionManager, C
 			PoolMonitor.ThreadState thread = PoolMonitor.threadState.get();
 			thread.validatingLease = true;
 			try {
-				endpoint = leaseWithoutUnreadInput(thread, timeout);
+				endpoint = leaseReusable(thread, timeout);
 			}
 			catch (TimeoutException ex) {
 				record(LeaseOutcome.TIMEOUT);
@@ -212,18 +212,24 @@ final class MonitoredConnectionManager implements HttpClientConnectionManager, C
 			return endpoint;
 		}
 
-		private ConnectionEndpoint leaseWithoutUnreadInput(PoolMonitor.ThreadState thread, Timeout timeout)
+		private ConnectionEndpoint leaseReusable(PoolMonitor.ThreadState thread, Timeout timeout)
 				throws InterruptedException, ExecutionException, TimeoutException {
 			PoolingHttpClientConnectionManager pool = MonitoredConnectionManager.this.pool;
-			while (true) {
-				thread.leasedWithUnreadInput = false;
-				ConnectionEndpoint endpoint = this.delegate.get(timeout);
-				if (!thread.leasedWithUnreadInput) {
-					return endpoint;
+			thread.leaseTimeToLiveNanos = MonitoredConnectionManager.this.monitor.timeToLiveNanos(this.route);
+			try {
+				while (true) {
+					thread.leasedToDiscard = false;
+					ConnectionEndpoint endpoint = this.delegate.get(timeout);
+					if (!thread.leasedToDiscard) {
+						return endpoint;
+					}
+					thread.leasedToDiscard = false;
+					pool.release(endpoint, null, TimeValue.ZERO_MILLISECONDS);
+					this.delegate = pool.lease(this.id, this.route, timeout, this.state);
 				}
-				thread.leasedWithUnreadInput = false;
-				pool.release(endpoint, null, TimeValue.ZERO_MILLISECONDS);
-				this.delegate = pool.lease(this.id, this.route, timeout, this.state);
+			}
+			finally {
+				thread.leaseTimeToLiveNanos = -1;
 			}
 		}
 

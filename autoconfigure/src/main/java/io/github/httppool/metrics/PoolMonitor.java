@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Function;
 
 import org.apache.hc.client5.http.HttpRoute;
 import org.apache.hc.client5.http.classic.ExecChainHandler;
@@ -44,6 +45,15 @@ public final class PoolMonitor {
 	private static final PoolListener[] NO_LISTENERS = {};
 
 	private static final long CLOCK_TOLERANCE_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
+
+	/**
+	 * How much shorter than the time to live a connection may live, in per cent.
+	 */
+	static final int LIFETIME_SPREAD_PERCENT = 5;
+
+	static final double LIFETIME_SPREAD = LIFETIME_SPREAD_PERCENT / 100.0;
+
+	private volatile Function<HttpRoute, TimeValue> timeToLive = (route) -> TimeValue.NEG_ONE_MILLISECOND;
 
 	/**
 	 * What the connection manager tells the connections on the current thread: the
@@ -121,6 +131,21 @@ public final class PoolMonitor {
 	 */
 	public HttpConnectionFactory<ManagedHttpClientConnection> connectionFactory() {
 		return new MonitoredConnectionFactory(this);
+	}
+
+	/**
+	 * Tell the monitor each route's time to live, so that every connection lives its own
+	 * share of it (up to {@value #LIFETIME_SPREAD_PERCENT}% less) and connections opened
+	 * together are not all renewed at once.
+	 * @param timeToLive the time to live of a route; negative for none
+	 */
+	public void timeToLive(Function<HttpRoute, TimeValue> timeToLive) {
+		this.timeToLive = timeToLive;
+	}
+
+	long timeToLiveNanos(HttpRoute route) {
+		TimeValue value = this.timeToLive.apply(route);
+		return (value != null && value.getDuration() > 0) ? value.getTimeUnit().toNanos(value.getDuration()) : -1;
 	}
 
 	/**
@@ -337,8 +362,9 @@ public final class PoolMonitor {
 		if (pool != null && pool.isClosed()) {
 			return CloseReason.SHUTDOWN;
 		}
-		if (connection.unreadInput) {
-			return CloseReason.UNREAD_INPUT;
+		CloseReason discardReason = connection.discardReason;
+		if (discardReason != null) {
+			return discardReason;
 		}
 		if (connection.stale) {
 			return CloseReason.STALE;
@@ -489,7 +515,11 @@ public final class PoolMonitor {
 
 		boolean validatingLease;
 
-		boolean leasedWithUnreadInput;
+		/** The time to live of the route being leased, -1 if none. */
+		long leaseTimeToLiveNanos = -1;
+
+		/** Set when the connection just leased must be closed and another leased. */
+		boolean leasedToDiscard;
 
 	}
 
