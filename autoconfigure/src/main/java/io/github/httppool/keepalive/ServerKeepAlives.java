@@ -1,8 +1,11 @@
 package io.github.httppool.keepalive;
 
 import java.time.Duration;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
+import org.apache.hc.client5.http.HttpRoute;
 import org.apache.hc.core5.http.HttpHost;
 import org.jspecify.annotations.Nullable;
 
@@ -43,6 +46,29 @@ public final class ServerKeepAlives {
 	 */
 	public @Nullable Announcement get(HttpHost target) {
 		return this.announcements.get(target);
+	}
+
+	/**
+	 * Forget the announcements of hosts that none of the given routes leads to.
+	 * @param routes the routes the pool still holds
+	 */
+	public void retain(Set<HttpRoute> routes) {
+		if (this.announcements.isEmpty()) {
+			return;
+		}
+		Set<HttpHost> targets = new HashSet<>();
+		for (HttpRoute route : routes) {
+			targets.add(route.getTargetHost());
+		}
+		this.announcements.keySet().retainAll(targets);
+	}
+
+	/**
+	 * Return how many hosts have an announcement recorded.
+	 * @return the number of hosts
+	 */
+	public int size() {
+		return this.announcements.size();
 	}
 
 	/**

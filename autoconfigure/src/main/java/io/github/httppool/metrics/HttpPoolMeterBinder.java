@@ -1,6 +1,8 @@
 package io.github.httppool.metrics;
 
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.ToDoubleFunction;
@@ -9,6 +11,7 @@ import io.github.httppool.pool.HttpPool;
 import io.github.httppool.pool.HttpPools;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
@@ -28,9 +31,11 @@ import org.springframework.util.Assert;
  * {@code idle}), callers waiting ({@code pending}), the limit ({@code max}) and the
  * number of routes;</li>
  * <li>the same gauges per route ({@code route} tag, {@code scheme://host:port}) for at
- * most {@code maxRoutes} routes per pool, the first ones seen, so that a gateway calling
- * thousands of hosts does not create thousands of time series; totals are always
- * kept;</li>
+ * most {@code maxRoutes} routes per pool at a time, so that a gateway calling
+ * thousands of hosts does not create thousands of time series; totals are always kept.
+ * The meters of a route the pool no longer holds (its last connection closed) are
+ * removed, which frees its place for a new route, such as a new instance replacing an
+ * old one;</li>
  * <li>a timer of every lease, by {@code outcome} ({@code acquired}, {@code timeout},
  * {@code failed});</li>
  * <li>counters of connections created, closed (by {@code reason}), failed to connect,
@@ -89,9 +94,9 @@ public final class HttpPoolMeterBinder implements MeterBinder {
 		}
 	}
 
-	private static <T> void gauge(MeterRegistry registry, String name, String description, Tags tags, T state,
+	private static <T> Gauge gauge(MeterRegistry registry, String name, String description, Tags tags, T state,
 			ToDoubleFunction<T> value) {
-		Gauge.builder(PREFIX + "." + name, state, value)
+		return Gauge.builder(PREFIX + "." + name, state, value)
 			.description(description)
 			.tags(tags)
 			.register(registry);
@@ -110,7 +115,7 @@ public final class HttpPoolMeterBinder implements MeterBinder {
 
 		private final int maxRoutes;
 
-		private final Map<HttpRoute, Boolean> routes = new ConcurrentHashMap<>();
+		private final Map<HttpRoute, List<Meter>> routes = new ConcurrentHashMap<>();
 
 		private final Timer[] leases = new Timer[LeaseOutcome.values().length];
 
@@ -179,25 +184,45 @@ public final class HttpPoolMeterBinder implements MeterBinder {
 
 		private void track(HttpRoute route) {
 			synchronized (this.routes) {
-				if (this.routes.size() >= this.maxRoutes || this.routes.containsKey(route)) {
+				if (this.routes.containsKey(route)) {
 					return;
 				}
-				this.routes.put(route, Boolean.TRUE);
+				if (this.routes.size() >= this.maxRoutes) {
+					routesRetained(this.manager.getRoutes());
+					if (this.routes.size() >= this.maxRoutes) {
+						return;
+					}
+				}
+				Tags routeTags = this.tags.and("route", PoolMonitor.routeName(route));
+				this.routes.put(route, List.of(
+						routeGauge("route.connections", "Connections to one route, by state: leased or idle",
+								routeTags.and("state", "leased"), route, PoolStats::getLeased),
+						routeGauge("route.connections", "Connections to one route, by state: leased or idle",
+								routeTags.and("state", "idle"), route, PoolStats::getAvailable),
+						routeGauge("route.pending", "Callers waiting for a connection to one route", routeTags, route,
+								PoolStats::getPending),
+						routeGauge("route.connections.max",
+								"Maximum number of connections to one route (max-per-route)", routeTags, route,
+								PoolStats::getMax)));
 			}
-			Tags routeTags = this.tags.and("route", PoolMonitor.routeName(route));
-			routeGauge("route.connections", "Connections to one route, by state: leased or idle",
-					routeTags.and("state", "leased"), route, PoolStats::getLeased);
-			routeGauge("route.connections", "Connections to one route, by state: leased or idle",
-					routeTags.and("state", "idle"), route, PoolStats::getAvailable);
-			routeGauge("route.pending", "Callers waiting for a connection to one route", routeTags, route,
-					PoolStats::getPending);
-			routeGauge("route.connections.max", "Maximum number of connections to one route (max-per-route)",
-					routeTags, route, PoolStats::getMax);
 		}
 
-		private void routeGauge(String name, String description, Tags tags, HttpRoute route,
+		@Override
+		public void routesRetained(Set<HttpRoute> retained) {
+			synchronized (this.routes) {
+				this.routes.entrySet().removeIf((entry) -> {
+					if (retained.contains(entry.getKey())) {
+						return false;
+					}
+					entry.getValue().forEach(this.registry::remove);
+					return true;
+				});
+			}
+		}
+
+		private Meter routeGauge(String name, String description, Tags tags, HttpRoute route,
 				ToDoubleFunction<PoolStats> value) {
-			gauge(this.registry, name, description, tags, this.manager,
+			return gauge(this.registry, name, description, tags, this.manager,
 					(manager) -> value.applyAsDouble(manager.getStats(route)));
 		}
 

@@ -1,5 +1,7 @@
 package io.github.httppool.metrics;
 
+import java.util.Set;
+
 import org.apache.hc.client5.http.HttpRoute;
 
 /**
@@ -53,6 +55,14 @@ public interface PoolListener {
 	 * @param route the route of the connection
 	 */
 	default void leakDetected(HttpRoute route) {
+	}
+
+	/**
+	 * The pool was cleaned up: routes not in the given set have no connection and no
+	 * waiting caller any more, and what is kept per route for them can be forgotten.
+	 * @param routes the routes the pool still holds
+	 */
+	default void routesRetained(Set<HttpRoute> routes) {
 	}
 
 }

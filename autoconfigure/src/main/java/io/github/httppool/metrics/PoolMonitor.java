@@ -6,6 +6,7 @@ import java.util.Collections;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
@@ -344,6 +345,17 @@ public final class PoolMonitor {
 		this.connectFailures.increment();
 		for (PoolListener listener : this.listeners) {
 			listener.connectFailed();
+		}
+	}
+
+	/**
+	 * Tell the listeners which routes the pool still holds, after a clean-up, so that
+	 * they forget the others.
+	 * @param routes the routes the pool still holds
+	 */
+	public void routesRetained(Set<HttpRoute> routes) {
+		for (PoolListener listener : this.listeners) {
+			listener.routesRetained(routes);
 		}
 	}
 

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.Collections;
 import java.util.TreeMap;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 import io.github.httppool.keepalive.ServerKeepAlives;
@@ -11,6 +12,7 @@ import io.github.httppool.metrics.PoolMonitor;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.apache.hc.client5.http.HttpRoute;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
 import org.apache.hc.core5.io.CloseMode;
@@ -208,13 +210,20 @@ public final class HttpPool implements AutoCloseable {
 
 	/**
 	 * Close expired connections and connections idle longer than the eviction's idle
-	 * timeout. Does nothing for a pool without eviction.
+	 * timeout, then forget what is kept per route and per host for routes the pool no
+	 * longer holds (server keep-alive announcements, per-route meters). Does nothing for
+	 * a pool without eviction.
 	 */
 	public void evict() {
 		Eviction eviction = this.eviction;
 		if (eviction != null && !this.connectionManager.isClosed()) {
 			this.connectionManager.closeExpired();
 			this.connectionManager.closeIdle(TimeValue.ofMilliseconds(eviction.idleTimeout().toMillis()));
+			Set<HttpRoute> routes = this.connectionManager.getRoutes();
+			this.serverKeepAlives.retain(routes);
+			if (this.monitor != null) {
+				this.monitor.routesRetained(routes);
+			}
 		}
 	}
 

@@ -37,8 +37,9 @@ class RouteTurnoverTests {
 		try (LoopbackHttpServer server = LoopbackHttpServer.http().keepAliveTimeoutHeader(Duration.ofSeconds(30))) {
 			MetricsTestSupport.withMetrics()
 				.withUserConfiguration(InstancesOnLoopback.class)
-				.withPropertyValues("http.pool.metrics.max-routes=" + INSTANCES, "http.pool.eviction.interval=100ms",
-						"http.pool.eviction.idle-timeout=300ms")
+				.withPropertyValues("http.pool.metrics.max-routes=" + INSTANCES, "http.pool.max-total=" + 2 * INSTANCES,
+						"http.pool.eviction.interval=250ms",
+						"http.pool.eviction.idle-timeout=5s")
 				.run((context) -> {
 					RestClient client = context.getBean(RestClient.class);
 					HttpPool pool = context.getBean(HttpPools.class).get(HttpPoolAutoConfiguration.DEFAULT_CLIENT);
@@ -47,7 +48,7 @@ class RouteTurnoverTests {
 					assertThat(pool.serverKeepAlives().size()).isEqualTo(INSTANCES);
 
 					server.await("old instances' connections evicted", () -> pool.totalStats().getAvailable() == 0
-							&& pool.connectionManager().getRoutes().isEmpty(), Duration.ofSeconds(10));
+							&& pool.connectionManager().getRoutes().isEmpty(), Duration.ofSeconds(20));
 					server.await("old instances forgotten", () -> routesWithMeters(context).isEmpty()
 							&& pool.serverKeepAlives().size() == 0, Duration.ofSeconds(10));
 
