@@ -2,6 +2,7 @@ package io.github.httppool.metrics;
 
 import java.io.IOException;
 import java.util.Set;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeoutException;
 
@@ -175,6 +176,8 @@ final class MonitoredConnectionManager implements HttpClientConnectionManager, C
 
 		private boolean recorded;
 
+		private volatile boolean cancelled;
+
 		MonitoredLeaseRequest(LeaseRequest delegate, String id, HttpRoute route, @Nullable Object state, long start) {
 			this.delegate = delegate;
 			this.id = id;
@@ -195,6 +198,19 @@ final class MonitoredConnectionManager implements HttpClientConnectionManager, C
 			catch (TimeoutException ex) {
 				record(LeaseOutcome.TIMEOUT);
 				throw ex;
+			}
+			catch (CancellationException ex) {
+				record(LeaseOutcome.FAILED);
+				if (this.cancelled) {
+					throw ex;
+				}
+				// The pool cancels the lease of a thread that is interrupted while it waits.
+				Thread.currentThread().interrupt();
+				InterruptedException interrupted = new InterruptedException(
+						"the calling thread was interrupted while leasing a connection to "
+								+ PoolMonitor.routeName(this.route));
+				interrupted.initCause(ex);
+				throw interrupted;
 			}
 			catch (InterruptedException | ExecutionException | RuntimeException ex) {
 				record(LeaseOutcome.FAILED);
@@ -244,6 +260,7 @@ final class MonitoredConnectionManager implements HttpClientConnectionManager, C
 
 		@Override
 		public boolean cancel() {
+			this.cancelled = true;
 			return this.delegate.cancel();
 		}
 

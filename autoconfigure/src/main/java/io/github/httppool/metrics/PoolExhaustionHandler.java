@@ -1,8 +1,10 @@
 package io.github.httppool.metrics;
 
 import java.io.IOException;
+import java.io.InterruptedIOException;
 
 import org.apache.hc.client5.http.classic.ExecChain;
+import org.apache.hc.client5.http.impl.classic.RequestFailedException;
 import org.apache.hc.client5.http.classic.ExecChainHandler;
 import org.apache.hc.core5.http.ClassicHttpRequest;
 import org.apache.hc.core5.http.ClassicHttpResponse;
@@ -12,7 +14,9 @@ import org.apache.hc.core5.http.HttpException;
 /**
  * Exec chain handler, placed before HttpClient's {@code CONNECT} step (which leases the
  * connection), that replaces HttpClient's {@code Timeout deadline: ...} pool timeout with
- * an {@link HttpPoolExhaustedException} that says what happened and what to change.
+ * an {@link HttpPoolExhaustedException} that says what happened and what to change, and
+ * HttpClient's bare {@code Request aborted} for an interrupted caller with an
+ * {@link InterruptedIOException} that says so.
  */
 final class PoolExhaustionHandler implements ExecChainHandler {
 
@@ -34,6 +38,14 @@ final class PoolExhaustionHandler implements ExecChainHandler {
 				throw ex;
 			}
 			throw this.monitor.exhausted(scope.route, System.nanoTime() - start, ex);
+		}
+		catch (RequestFailedException ex) {
+			if (ex.getCause() instanceof InterruptedException interrupted) {
+				InterruptedIOException failure = new InterruptedIOException("Call abandoned: " + interrupted.getMessage());
+				failure.initCause(ex);
+				throw failure;
+			}
+			throw ex;
 		}
 	}
 
