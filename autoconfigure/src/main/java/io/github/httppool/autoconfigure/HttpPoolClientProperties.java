@@ -65,6 +65,14 @@ public class HttpPoolClientProperties {
 	private @Nullable Duration responseTimeout;
 
 	/**
+	 * Maximum time for a whole call: waiting for a connection, connecting, sending, and
+	 * reading the response to its last byte, retries and redirects included. When it
+	 * runs out the exchange is aborted and its connection closed. Not set: no overall
+	 * deadline, each wait is bounded by its own timeout.
+	 */
+	private @Nullable Duration callTimeout;
+
+	/**
 	 * Idle time after which a pooled connection is checked for staleness before it is
 	 * reused.
 	 */
@@ -180,6 +188,11 @@ public class HttpPoolClientProperties {
 		private @Nullable Duration responseTimeout;
 
 		/**
+		 * Maximum time for a whole call to this upstream, response body included.
+		 */
+		private @Nullable Duration callTimeout;
+
+		/**
 		 * Maximum lifetime of a connection to this upstream.
 		 */
 		private @Nullable Duration timeToLive;
@@ -211,6 +224,14 @@ public class HttpPoolClientProperties {
 
 		public void setResponseTimeout(@Nullable Duration responseTimeout) {
 			this.responseTimeout = responseTimeout;
+		}
+
+		public @Nullable Duration getCallTimeout() {
+			return this.callTimeout;
+		}
+
+		public void setCallTimeout(@Nullable Duration callTimeout) {
+			this.callTimeout = callTimeout;
 		}
 
 		public @Nullable Duration getTimeToLive() {
@@ -298,6 +319,14 @@ public class HttpPoolClientProperties {
 
 	public void setResponseTimeout(@Nullable Duration responseTimeout) {
 		this.responseTimeout = responseTimeout;
+	}
+
+	public @Nullable Duration getCallTimeout() {
+		return this.callTimeout;
+	}
+
+	public void setCallTimeout(@Nullable Duration callTimeout) {
+		this.callTimeout = callTimeout;
 	}
 
 	public Duration getValidateAfterInactivity() {

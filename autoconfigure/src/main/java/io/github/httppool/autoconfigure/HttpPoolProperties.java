@@ -93,7 +93,8 @@ public class HttpPoolProperties extends HttpPoolClientProperties implements Vali
 
 		/**
 		 * Maximum number of routes (scheme, host, port) per pool that get meters of their
-		 * own, the first ones used; pool totals are always published.
+		 * own at a time; a route's meters are removed once the pool no longer holds it.
+		 * Pool totals are always published.
 		 */
 		private int maxRoutes = 100;
 

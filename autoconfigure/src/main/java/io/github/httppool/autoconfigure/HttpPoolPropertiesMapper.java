@@ -10,6 +10,7 @@ import io.github.httppool.keepalive.RouteKeepAliveStrategy;
 import io.github.httppool.keepalive.ServerAwareKeepAliveStrategy;
 import io.github.httppool.keepalive.ServerKeepAlives;
 import io.github.httppool.metrics.PoolMonitor;
+import io.github.httppool.pool.CallDeadlineHandler;
 import io.github.httppool.pool.ConnectionRetirement;
 import io.github.httppool.pool.ConfiguredProxyRoutePlanner;
 import io.github.httppool.pool.FilteringDnsResolver;
@@ -161,6 +162,31 @@ final class HttpPoolPropertiesMapper {
 			}
 		});
 		return overrides.isEmpty() ? defaults : new RouteKeepAliveStrategy(defaults, overrides);
+	}
+
+	/**
+	 * Return the handler that enforces {@code call-timeout}, or {@code null} when neither
+	 * the client nor any of its routes sets one.
+	 */
+	@Nullable CallDeadlineHandler callDeadlines() {
+		Duration callTimeout = this.properties.getCallTimeout();
+		Map<RouteKey, Duration> overrides = new LinkedHashMap<>();
+		routes().forEach((key, route) -> {
+			if (route.getCallTimeout() != null) {
+				overrides.put(key, route.getCallTimeout());
+			}
+		});
+		if (callTimeout == null && overrides.isEmpty()) {
+			return null;
+		}
+		return new CallDeadlineHandler((route) -> {
+			for (Map.Entry<RouteKey, Duration> override : overrides.entrySet()) {
+				if (override.getKey().matches(route.getTargetHost())) {
+					return override.getValue();
+				}
+			}
+			return callTimeout;
+		}, HttpPoolClients.prefix(this.clientName));
 	}
 
 	ConnectionFailureRetryStrategy retryStrategy() {
@@ -319,6 +345,10 @@ final class HttpPoolPropertiesMapper {
 		}
 		if (exhaustionHandler != null) {
 			builder.addExecInterceptorBefore(ChainElement.CONNECT.name(), "http-pool-exhaustion", exhaustionHandler);
+		}
+		CallDeadlineHandler callDeadlines = callDeadlines();
+		if (callDeadlines != null) {
+			builder.addExecInterceptorFirst("http-pool-call-deadline", callDeadlines);
 		}
 		this.customizers.customize(this.clientName, builder);
 		return builder.build();

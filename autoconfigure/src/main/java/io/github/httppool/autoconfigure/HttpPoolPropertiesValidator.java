@@ -74,6 +74,9 @@ final class HttpPoolPropertiesValidator {
 		atMostADay("connectionRequestTimeout", "connection-request-timeout", pool.getConnectionRequestTimeout());
 		atMostADay("connectTimeout", "connect-timeout", pool.getConnectTimeout());
 		atMostADay("responseTimeout", "response-timeout", pool.getResponseTimeout());
+		positiveIfSet("callTimeout", "call-timeout", pool.getCallTimeout(),
+				"leave it unset for no overall deadline");
+		atMostADay("callTimeout", "call-timeout", pool.getCallTimeout());
 		notNegative("validateAfterInactivity", "validate-after-inactivity", pool.getValidateAfterInactivity());
 		positive("timeToLive", "time-to-live", pool.getTimeToLive(), "connections would never be renewed");
 		positiveIfSet("leakDetectionThreshold", "leak-detection-threshold", pool.getLeakDetectionThreshold(),
@@ -122,6 +125,7 @@ final class HttpPoolPropertiesValidator {
 		}
 		routeDuration(property + ".connect-timeout", route.getConnectTimeout());
 		routeDuration(property + ".response-timeout", route.getResponseTimeout());
+		routeDuration(property + ".call-timeout", route.getCallTimeout());
 		routeDuration(property + ".time-to-live", route.getTimeToLive());
 		routeDuration(property + ".keep-alive-max-timeout", route.getKeepAliveMaxTimeout());
 	}
@@ -131,7 +135,8 @@ final class HttpPoolPropertiesValidator {
 			rejectRoute(property, "is " + value + " but must be a positive duration such as 5s");
 		}
 		else if (value != null && value.compareTo(MAX_TIMEOUT) > 0
-				&& (property.endsWith(".connect-timeout") || property.endsWith(".response-timeout"))) {
+				&& (property.endsWith(".connect-timeout") || property.endsWith(".response-timeout")
+						|| property.endsWith(".call-timeout"))) {
 			rejectRoute(property, "is " + simple(value) + " but must be at most 1d (a longer wait bounds nothing); use"
 					+ " seconds or minutes, such as 30s");
 		}
