@@ -85,6 +85,11 @@ final class HttpPoolPropertiesValidator {
 		}
 		pool.getRoutes().forEach(this::validateRoute);
 		validateProxy(pool.getProxy());
+		if (pool.getBaseUrl() != null && hasUserInfo(pool.getBaseUrl())) {
+			reject("baseUrl", "base-url", "must not contain credentials; send them in a header ("
+					+ this.prefix + "default-headers.Authorization) and keep them out of the URL, which"
+					+ " error messages and logs print");
+		}
 		validateWarmup(pool);
 		if (pool.getSsl().getBundle() != null && pool.getSsl().getBundle().isBlank()) {
 			reject("ssl.bundle", "ssl.bundle", "must name an SSL bundle (spring.ssl.bundle.*) or be left unset");
