@@ -125,6 +125,14 @@ class BadInputTests {
 				fails("route key that is not a URL", "http.pool.routes[nota url]", "nota url",
 						"key http.pool.routes by 'https://host[:port]' or a bare host name",
 						"http.pool.routes[nota url].max-connections=3"),
+				fails("named client defined only by a misspelt key", "http.pool.clients.partner.max-per-rout",
+						"is not a known property, and it is the only key of the client 'partner'",
+						"Correct the key (did you mean http.pool.clients.partner.max-per-route?) or remove it",
+						"http.pool.clients.partner.max-per-rout=5"),
+				fails("unknown key with fail-on-unknown-properties", "http.pool.max-totl", "is not a known property",
+						"(did you mean http.pool.max-total?) or remove it, or set"
+								+ " http.pool.fail-on-unknown-properties=false to only log unknown keys",
+						"http.pool.fail-on-unknown-properties=true", "http.pool.max-totl=5"),
 				fails("named client called default", "http.pool.clients", "default",
 						"configure the default client directly under http.pool or choose another name",
 						"http.pool.clients.default.max-total=5"),
@@ -161,6 +169,10 @@ class BadInputTests {
 				warns("a named client retrying POST and PATCH", "http.pool.clients.partner.retry.non-idempotent",
 						"'true'", "set http.pool.clients.partner.retry.non-idempotent=false",
 						"http.pool.clients.partner.retry.non-idempotent=true"),
+				warns("unknown key", "http.pool.max-totl", "not a known property and is ignored",
+						"did you mean http.pool.max-total? Correct the key or remove it; set"
+								+ " http.pool.fail-on-unknown-properties=true to fail start-up instead",
+						"http.pool.max-totl=5"),
 				warns("max-total not enforced", "http.pool.concurrency-policy", "'lax'",
 						"Set http.pool.concurrency-policy=strict (the default) to enforce both",
 						"http.pool.concurrency-policy=lax"));
