@@ -298,6 +298,9 @@ final class HttpPoolPropertiesValidator {
 	}
 
 	private static String simple(Duration duration) {
+		if (duration.toNanos() % 1_000_000 != 0) {
+			return duration.toString();
+		}
 		long millis = duration.toMillis();
 		return (millis % 1000 == 0) ? (millis / 1000) + "s" : millis + "ms";
 	}

@@ -167,10 +167,17 @@ final class UnknownHttpPoolProperties {
 
 	/**
 	 * The outcome of following a key through the settings.
+	 *
+	 * @param known whether the key is known
+	 * @param nearest the canonical form of a known key, or the nearest known key of an
+	 * unknown one, or {@code null}
+	 * @param client the named client of an unknown key, or {@code null}
 	 */
 	private record Walk(boolean known, @Nullable String nearest, @Nullable String client) {
 
-		static final Walk KNOWN = new Walk(true, null, null);
+		static Walk known(String path) {
+			return new Walk(true, path, null);
+		}
 
 	}
 
@@ -259,19 +266,49 @@ final class UnknownHttpPoolProperties {
 		Walk walk(ConfigurationPropertyName name, int index, String path, @Nullable String client) {
 			int count = name.getNumberOfElements();
 			if (index >= count) {
-				return Walk.KNOWN;
+				return Walk.known(path);
 			}
 			return switch (this.kind) {
-				case VALUE -> this.leafValue ? new Walk(false, null, client) : Walk.KNOWN;
-				case MAP -> {
-					String key = name.getElement(index, Form.ORIGINAL);
-					String keyPath = path + (isIndexed(name, index) ? "[" + key + "]" : "." + key);
-					yield this.element.walk(name, index + 1, keyPath, "http.pool.clients".equals(path) ? key : client);
-				}
+				case VALUE -> this.leafValue ? new Walk(false, null, client) : Walk.known(path + rest(name, index));
+				case MAP -> walkMap(name, index, path, client);
 				case LIST -> this.element.walk(name, index + 1,
 						path + "[" + name.getElement(index, Form.ORIGINAL) + "]", client);
 				case BEAN -> walkBean(name, index, path, client);
 			};
+		}
+
+		/**
+		 * Follow a map key: one element, as Spring Boot binds it. An unknown key whose
+		 * map key was written with dots and without brackets is answered with the
+		 * bracketed key that would be known.
+		 */
+		private Walk walkMap(ConfigurationPropertyName name, int index, String path, @Nullable String client) {
+			String key = name.getElement(index, Form.ORIGINAL);
+			boolean indexed = isIndexed(name, index);
+			String entryClient = "http.pool.clients".equals(path) ? key : client;
+			Walk walk = this.element.walk(name, index + 1, path + (indexed ? "[" + key + "]" : "." + key),
+					entryClient);
+			if (walk.known() || indexed) {
+				return walk;
+			}
+			StringBuilder joined = new StringBuilder(key);
+			for (int end = index + 1; end < name.getNumberOfElements() - 1 && !isIndexed(name, end); end++) {
+				joined.append('.').append(name.getElement(end, Form.ORIGINAL));
+				Walk bracketed = this.element.walk(name, end + 1, path + "[" + joined + "]", null);
+				if (bracketed.known()) {
+					return new Walk(false, bracketed.nearest(), entryClient);
+				}
+			}
+			return walk;
+		}
+
+		private static String rest(ConfigurationPropertyName name, int index) {
+			StringBuilder rest = new StringBuilder();
+			for (int i = index; i < name.getNumberOfElements(); i++) {
+				String element = name.getElement(i, Form.ORIGINAL);
+				rest.append(isIndexed(name, i) ? "[" + element + "]" : "." + element);
+			}
+			return rest.toString();
 		}
 
 		private Walk walkBean(ConfigurationPropertyName name, int index, String path, @Nullable String client) {

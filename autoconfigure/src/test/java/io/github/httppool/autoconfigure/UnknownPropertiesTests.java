@@ -135,6 +135,28 @@ class UnknownPropertiesTests {
 		});
 	}
 
+	@Test
+	void aClientNameWithADotWrittenWithoutBracketsFailsStartUpNamingTheBracketedKey() {
+		this.contextRunner.withPropertyValues("http.pool.clients.eu.partner.max-per-route=3").run((context) -> {
+			assertThat(context).hasFailed();
+			assertThat(FailureReports.analyze(context.getStartupFailure()))
+				.contains("Property: http.pool.clients.eu.partner.max-per-route")
+				.contains("the only key of the client 'eu'")
+				.contains("did you mean http.pool.clients[eu.partner].max-per-route?");
+		});
+	}
+
+	@Test
+	void aRouteKeyWithDotsWrittenWithoutBracketsIsWarnedAboutWithTheBracketedKey(CapturedOutput output) {
+		this.contextRunner.withPropertyValues("http.pool.routes.slow.example.com.max-connections=3").run((context) -> {
+			assertThat(context).hasNotFailed();
+			assertThat(warnings(output)).singleElement()
+				.asString()
+				.contains("http.pool.routes.slow.example.com.max-connections " + UNKNOWN)
+				.contains("did you mean http.pool.routes[slow.example.com].max-connections?");
+		});
+	}
+
 	private static List<String> warnings(CapturedOutput output) {
 		return output.getOut().lines().filter((line) -> line.contains("WARN") && line.contains(UNKNOWN)).toList();
 	}
