@@ -94,7 +94,8 @@ public final class HttpPoolClients {
 		if (HttpPoolAutoConfiguration.DEFAULT_CLIENT.equals(name)) {
 			return "http.pool.";
 		}
-		return PLAIN_NAME.matcher(name).matches() ? "http.pool.clients." + name + "." : "http.pool.clients[" + name + "].";
+		return PLAIN_NAME.matcher(name).matches() ? "http.pool.clients." + name + "."
+				: "http.pool.clients[" + name + "].";
 	}
 
 	/**
@@ -115,7 +116,8 @@ public final class HttpPoolClients {
 		HttpPoolClientProperties client = this.clients.get(name);
 		if (client == null) {
 			throw new IllegalArgumentException("No HTTP pool client named '" + name + "'; configured clients: "
-					+ this.clients.keySet() + " (define it under " + prefix(name).substring(0, prefix(name).length() - 1) + ")");
+					+ this.clients.keySet() + " (define it under " + prefix(name).substring(0, prefix(name).length() - 1)
+					+ ")");
 		}
 		return client;
 	}

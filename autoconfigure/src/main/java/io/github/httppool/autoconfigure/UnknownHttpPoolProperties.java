@@ -71,8 +71,8 @@ final class UnknownHttpPoolProperties {
 			Unknown first = unknowns.get(0);
 			StringBuilder reason = new StringBuilder(first.key() + " " + Unknown.NOT_KNOWN);
 			if (unknowns.size() > 1) {
-				reason.append("; other unknown keys: ")
-					.append(String.join(", ", unknowns.subList(1, unknowns.size()).stream().map(Unknown::key).toList()));
+				List<String> others = unknowns.subList(1, unknowns.size()).stream().map(Unknown::key).toList();
+				reason.append("; other unknown keys: ").append(String.join(", ", others));
 			}
 			throw new InvalidHttpPoolPropertyException(first.key(), "(not shown)", reason.toString(),
 					"Correct the key" + first.correction() + " or remove it, or set " + FAIL_PROPERTY

@@ -57,7 +57,8 @@ class UnknownPropertiesTests {
 			.run((context) -> {
 				assertThat(context).hasNotFailed();
 				assertThat(warnings(output)).hasSize(4)
-					.anySatisfy((line) -> assertThat(line).contains("http.pool.clients.partner.retry.max-retires " + UNKNOWN)
+					.anySatisfy((line) -> assertThat(line)
+						.contains("http.pool.clients.partner.retry.max-retires " + UNKNOWN)
 						.contains("did you mean http.pool.clients.partner.retry.max-retries?"))
 					.anySatisfy((line) -> assertThat(line)
 						.contains("http.pool.routes[https://slow.example.com].respons-timeout " + UNKNOWN)

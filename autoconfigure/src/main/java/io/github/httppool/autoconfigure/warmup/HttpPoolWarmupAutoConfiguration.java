@@ -94,7 +94,8 @@ public final class HttpPoolWarmupAutoConfiguration {
 		for (HttpPoolClientProperties.Warmup.Target target : warmup.getTargets()) {
 			URI url = WarmupTarget.parseUrl(String.valueOf(target.getUrl()));
 			targets.add(new WarmupTarget(url, target.getConnections(), target.getMinIdle(),
-					target.getRequests().stream().map(WarmupRequest::parse).toList(), Milliseconds.roundUp(keepAlive(client, url))));
+					target.getRequests().stream().map(WarmupRequest::parse).toList(),
+					Milliseconds.roundUp(keepAlive(client, url))));
 		}
 		int rehearsal = warmup.getRehearsal().isEnabled() ? warmup.getRehearsal().getRequests() : 0;
 		PoolWarmup.Settings settings = new PoolWarmup.Settings(Milliseconds.roundUp(warmup.getBudget()),
