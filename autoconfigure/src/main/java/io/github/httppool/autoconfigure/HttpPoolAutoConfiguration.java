@@ -71,6 +71,7 @@ public final class HttpPoolAutoConfiguration {
 
 	@Bean
 	HttpPoolClients httpPoolClients(HttpPoolProperties properties, Environment environment) {
+		UnknownHttpPoolProperties.check(properties, environment);
 		HttpPoolClients clients = HttpPoolClients.resolve(properties, environment);
 		HttpPoolPropertiesWarnings.log(clients);
 		return clients;

@@ -2,11 +2,14 @@ package io.github.httppool.autoconfigure;
 
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
 import org.springframework.core.env.Environment;
 import org.springframework.validation.BeanPropertyBindingResult;
 import org.springframework.validation.FieldError;
@@ -19,6 +22,8 @@ import org.springframework.validation.FieldError;
  * @since 0.1.0
  */
 public final class HttpPoolClients {
+
+	private static final Pattern PLAIN_NAME = Pattern.compile("[a-z0-9][a-z0-9-]*");
 
 	private final Map<String, HttpPoolClientProperties> clients;
 
@@ -43,7 +48,9 @@ public final class HttpPoolClients {
 			binder.bind("http.pool", Bindable.ofInstance(effective));
 			effective.getServiceGroups().clear();
 			effective.getWarmup().getTargets().clear();
-			binder.bind(prefix(name).substring(0, prefix(name).length() - 1), Bindable.ofInstance(effective));
+			for (ConfigurationPropertyName propertyName : propertyNames(name)) {
+				binder.bind(propertyName, Bindable.ofInstance(effective));
+			}
 			validate(name, effective);
 			clients.put(name, effective);
 		}
@@ -61,13 +68,34 @@ public final class HttpPoolClients {
 	}
 
 	/**
+	 * Return the property names a named client's settings can be written under, as
+	 * Spring Boot's map binding found its name: as a map key
+	 * ({@code http.pool.clients[eu.partner]}) and, for a name without dots, as a plain
+	 * element in the case it was written ({@code http.pool.clients.Partner}).
+	 */
+	private static List<ConfigurationPropertyName> propertyNames(String name) {
+		ConfigurationPropertyName clients = ConfigurationPropertyName.of("http.pool.clients");
+		if (PLAIN_NAME.matcher(name).matches()) {
+			return List.of(clients.append(name));
+		}
+		ConfigurationPropertyName key = clients.append("[" + name + "]");
+		return name.contains(".") ? List.of(key)
+				: List.of(key, ConfigurationPropertyName.adapt("http.pool.clients." + name, '.'));
+	}
+
+	/**
 	 * Return the property prefix of a client, ending with a dot.
 	 * @param name the client name
 	 * @return {@code http.pool.} for the default client, otherwise
-	 * {@code http.pool.clients.<name>.}
+	 * {@code http.pool.clients.<name>.}, or {@code http.pool.clients[<name>].} for a name
+	 * that is not lower-case letters, digits and dashes
 	 */
 	public static String prefix(String name) {
-		return HttpPoolAutoConfiguration.DEFAULT_CLIENT.equals(name) ? "http.pool." : "http.pool.clients." + name + ".";
+		if (HttpPoolAutoConfiguration.DEFAULT_CLIENT.equals(name)) {
+			return "http.pool.";
+		}
+		return PLAIN_NAME.matcher(name).matches() ? "http.pool.clients." + name + "."
+				: "http.pool.clients[" + name + "].";
 	}
 
 	/**
@@ -88,7 +116,8 @@ public final class HttpPoolClients {
 		HttpPoolClientProperties client = this.clients.get(name);
 		if (client == null) {
 			throw new IllegalArgumentException("No HTTP pool client named '" + name + "'; configured clients: "
-					+ this.clients.keySet() + " (define it under http.pool.clients." + name + ")");
+					+ this.clients.keySet() + " (define it under " + prefix(name).substring(0, prefix(name).length() - 1)
+					+ ")");
 		}
 		return client;
 	}

@@ -25,6 +25,12 @@ public class HttpPoolProperties extends HttpPoolClientProperties implements Vali
 	private boolean enabled = true;
 
 	/**
+	 * Whether a key under 'http.pool' that is not a known property fails start-up;
+	 * otherwise each such key is logged as a warning.
+	 */
+	private boolean failOnUnknownProperties;
+
+	/**
 	 * Named clients, each with a pool of its own; every setting not given here is taken
 	 * from 'http.pool'.
 	 */
@@ -40,6 +46,14 @@ public class HttpPoolProperties extends HttpPoolClientProperties implements Vali
 
 	public void setEnabled(boolean enabled) {
 		this.enabled = enabled;
+	}
+
+	public boolean isFailOnUnknownProperties() {
+		return this.failOnUnknownProperties;
+	}
+
+	public void setFailOnUnknownProperties(boolean failOnUnknownProperties) {
+		this.failOnUnknownProperties = failOnUnknownProperties;
 	}
 
 	public Map<String, HttpPoolClientProperties> getClients() {

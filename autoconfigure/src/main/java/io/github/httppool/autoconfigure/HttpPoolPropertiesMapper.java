@@ -15,6 +15,7 @@ import io.github.httppool.pool.ConnectionRetirement;
 import io.github.httppool.pool.ConfiguredProxyRoutePlanner;
 import io.github.httppool.pool.FilteringDnsResolver;
 import io.github.httppool.pool.HttpPool;
+import io.github.httppool.pool.Milliseconds;
 import io.github.httppool.pool.NoCookieStore;
 import io.github.httppool.pool.RouteConnectionConfigResolver;
 import io.github.httppool.pool.RouteKey;
@@ -444,11 +445,11 @@ final class HttpPoolPropertiesMapper {
 	}
 
 	private static Timeout timeout(Duration duration) {
-		return Timeout.of(duration.toMillis(), TimeUnit.MILLISECONDS);
+		return Timeout.of(Milliseconds.of(duration), TimeUnit.MILLISECONDS);
 	}
 
 	private static TimeValue timeValue(Duration duration) {
-		return TimeValue.of(duration.toMillis(), TimeUnit.MILLISECONDS);
+		return TimeValue.of(Milliseconds.of(duration), TimeUnit.MILLISECONDS);
 	}
 
 	@SafeVarargs

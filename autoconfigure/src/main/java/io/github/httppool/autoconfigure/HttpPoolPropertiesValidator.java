@@ -88,6 +88,11 @@ final class HttpPoolPropertiesValidator {
 		}
 		pool.getRoutes().forEach(this::validateRoute);
 		validateProxy(pool.getProxy());
+		if (pool.getBaseUrl() != null && hasUserInfo(pool.getBaseUrl())) {
+			reject("baseUrl", "base-url", "must not contain credentials; send them in a header ("
+					+ this.prefix + "default-headers.Authorization) and keep them out of the URL, which"
+					+ " error messages and logs print");
+		}
 		validateWarmup(pool);
 		if (pool.getSsl().getBundle() != null && pool.getSsl().getBundle().isBlank()) {
 			reject("ssl.bundle", "ssl.bundle", "must name an SSL bundle (spring.ssl.bundle.*) or be left unset");
@@ -298,6 +303,9 @@ final class HttpPoolPropertiesValidator {
 	}
 
 	private static String simple(Duration duration) {
+		if (duration.toNanos() % 1_000_000 != 0) {
+			return duration.toString();
+		}
 		long millis = duration.toMillis();
 		return (millis % 1000 == 0) ? (millis / 1000) + "s" : millis + "ms";
 	}

@@ -70,7 +70,7 @@ public final class DaemonScheduler {
 				executor.setRemoveOnCancelPolicy(true);
 				this.executor = executor;
 			}
-			long millis = delay.toMillis();
+			long millis = Milliseconds.of(delay);
 			this.executor.scheduleWithFixedDelay(task, millis, millis, TimeUnit.MILLISECONDS);
 		}
 	}

@@ -287,8 +287,14 @@ public final class HttpPool implements AutoCloseable {
 		 * @param idleTimeout idle time after which a connection is closed
 		 */
 		public Eviction {
-			Assert.isTrue(interval.toMillis() > 0, "'interval' must be positive");
-			Assert.isTrue(idleTimeout.toMillis() > 0, "'idleTimeout' must be positive");
+			Assert.isTrue(isPositive(interval), "'interval' must be positive");
+			Assert.isTrue(isPositive(idleTimeout), "'idleTimeout' must be positive");
+			interval = Milliseconds.roundUp(interval);
+			idleTimeout = Milliseconds.roundUp(idleTimeout);
+		}
+
+		private static boolean isPositive(Duration duration) {
+			return !duration.isNegative() && !duration.isZero();
 		}
 
 	}

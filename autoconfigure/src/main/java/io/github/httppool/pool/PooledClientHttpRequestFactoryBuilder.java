@@ -110,10 +110,10 @@ public final class PooledClientHttpRequestFactoryBuilder
 		RequestConfig applyTo(RequestConfig config) {
 			RequestConfig.Builder builder = RequestConfig.copy(config);
 			if (this.connectTimeout != null) {
-				builder.setConnectTimeout(this.connectTimeout.toMillis(), TimeUnit.MILLISECONDS);
+				builder.setConnectTimeout(Milliseconds.of(this.connectTimeout), TimeUnit.MILLISECONDS);
 			}
 			if (this.readTimeout != null) {
-				builder.setResponseTimeout(this.readTimeout.toMillis(), TimeUnit.MILLISECONDS);
+				builder.setResponseTimeout(Milliseconds.of(this.readTimeout), TimeUnit.MILLISECONDS);
 			}
 			if (this.redirects != null) {
 				builder.setRedirectsEnabled(this.redirects != HttpRedirects.DONT_FOLLOW);

@@ -103,4 +103,47 @@ class HttpPoolPropertiesMapperTests {
 			});
 	}
 
+	@Test
+	void durationsUnderAMillisecondAreRoundedUpToOneMillisecondNotDownToNoTimeout() {
+		this.properties.setConnectTimeout(Duration.ofNanos(999_000));
+		this.properties.setResponseTimeout(Duration.ofNanos(500_000));
+		this.properties.setConnectionRequestTimeout(Duration.ofNanos(1));
+		this.properties.setValidateAfterInactivity(Duration.ofNanos(500_000));
+		this.properties.setTimeToLive(Duration.ofNanos(500_000));
+		HttpPoolClientProperties.Route route = new HttpPoolClientProperties.Route();
+		route.setResponseTimeout(Duration.ofNanos(100_000));
+		route.setConnectTimeout(Duration.ofNanos(1));
+		route.setTimeToLive(Duration.ofNanos(1));
+		this.properties.getRoutes().put("slow.example.com", route);
+		this.properties.getEviction().setInterval(Duration.ofNanos(1));
+		this.properties.getEviction().setIdleTimeout(Duration.ofNanos(1));
+		HttpPoolPropertiesMapper mapper = new HttpPoolPropertiesMapper(this.properties, HttpClientSettings.defaults());
+		ConnectionConfig connection = mapper.connectionConfig();
+		assertThat(connection.getConnectTimeout()).isEqualTo(Timeout.ofMilliseconds(1));
+		assertThat(connection.getSocketTimeout()).isEqualTo(Timeout.ofMilliseconds(1));
+		assertThat(connection.getValidateAfterInactivity()).isEqualTo(TimeValue.ofMilliseconds(1));
+		assertThat(connection.getTimeToLive()).isEqualTo(TimeValue.ofMilliseconds(1));
+		assertThat(mapper.socketConfig().getSoTimeout()).isEqualTo(Timeout.ofMilliseconds(1));
+		assertThat(mapper.tlsConfig().getHandshakeTimeout()).isEqualTo(Timeout.ofMilliseconds(1));
+		assertThat(mapper.requestConfig().getConnectionRequestTimeout()).isEqualTo(Timeout.ofMilliseconds(1));
+		assertThat(mapper.routeConnectionConfigs().values()).singleElement().satisfies((config) -> {
+			assertThat(config.getSocketTimeout()).isEqualTo(Timeout.ofMilliseconds(1));
+			assertThat(config.getConnectTimeout()).isEqualTo(Timeout.ofMilliseconds(1));
+			assertThat(config.getTimeToLive()).isEqualTo(TimeValue.ofMilliseconds(1));
+		});
+		assertThat(mapper.eviction()).satisfies((eviction) -> {
+			assertThat(eviction.interval()).isEqualTo(Duration.ofMillis(1));
+			assertThat(eviction.idleTimeout()).isEqualTo(Duration.ofMillis(1));
+		});
+	}
+
+	@Test
+	void durationsOfWholeMillisecondsAreKeptAsTheyAre() {
+		this.properties.setResponseTimeout(Duration.ofNanos(1_500_000));
+		this.properties.setConnectTimeout(Duration.ofMillis(7));
+		HttpPoolPropertiesMapper mapper = new HttpPoolPropertiesMapper(this.properties, HttpClientSettings.defaults());
+		assertThat(mapper.connectionConfig().getSocketTimeout()).isEqualTo(Timeout.ofMilliseconds(2));
+		assertThat(mapper.connectionConfig().getConnectTimeout()).isEqualTo(Timeout.ofMilliseconds(7));
+	}
+
 }

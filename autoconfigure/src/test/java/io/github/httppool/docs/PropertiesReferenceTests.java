@@ -73,10 +73,16 @@ class PropertiesReferenceTests {
 		page.append("(the same text your IDE shows). Do not edit by hand: run\n");
 		page.append("`mvn -pl autoconfigure -am test -Dtest=PropertiesReferenceTests ");
 		page.append("-Dsurefire.failIfNoSpecifiedTests=false -Dhttppool.docs.update=true`.\n\n");
-		page.append("Every key of the default client (all but `http.pool.enabled`, `http.pool.clients`, ");
+		page.append("Every key of the default client (all but `http.pool.enabled`, ");
+		page.append("`http.pool.fail-on-unknown-properties`, `http.pool.clients`, ");
 		page.append("`http.pool.metrics.*` and `http.pool.health.*`) can also be ");
 		page.append("set per named client as `http.pool.clients.<name>.<key>`; a named client inherits every key it ");
-		page.append("does not set from `http.pool`.\n\n");
+		page.append("does not set from `http.pool`. A client name with dots or upper-case letters is written in ");
+		page.append("brackets: `http.pool.clients[eu.partner].max-per-route`.\n\n");
+		page.append("A key under `http.pool` that is none of these (a typo such as `http.pool.max-totl`) is logged ");
+		page.append("at start-up as a WARN naming the nearest known key, or fails start-up with ");
+		page.append("`http.pool.fail-on-unknown-properties=true`. Durations shorter than a millisecond are rounded ");
+		page.append("up to 1 ms, the smallest wait HttpClient honours; none becomes \"no timeout\".\n\n");
 		page.append("| Key | Type | Default | Description |\n");
 		page.append("|---|---|---|---|\n");
 		for (JsonNode property : properties) {

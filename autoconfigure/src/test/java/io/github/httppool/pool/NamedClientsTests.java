@@ -79,6 +79,48 @@ class NamedClientsTests {
 	}
 
 	@Test
+	void aClientNameWithADotKeepsItsSettings() {
+		PoolTestSupport.withRawProperties(PoolTestSupport.contextRunner(), "http.pool.max-per-route=10",
+				"http.pool.clients[eu.partner].max-per-route=3",
+				"http.pool.clients[eu.partner].base-url=" + this.partner.baseUrl())
+			.run((context) -> {
+				HttpPools pools = context.getBean(HttpPools.class);
+				assertThat(pools.all()).extracting(HttpPool::name).containsExactly("default", "eu.partner");
+				assertThat(pools.get("eu.partner").connectionManager().getDefaultMaxPerRoute()).isEqualTo(3);
+				RestClient client = context.getBean(PooledRestClients.class).restClient("eu.partner");
+				assertThat(client.get().uri("/dotted").retrieve().body(String.class)).contains("/dotted");
+				assertThat(this.partner.requestCount("/dotted")).isEqualTo(1);
+			});
+	}
+
+	@Test
+	void anUpperCaseClientNameKeepsItsSettings() {
+		PoolTestSupport.withRawProperties(PoolTestSupport.contextRunner(), "http.pool.max-per-route=10",
+				"http.pool.clients.Partner.max-per-route=3",
+				"http.pool.clients.Partner.base-url=" + this.partner.baseUrl())
+			.run((context) -> {
+				HttpPools pools = context.getBean(HttpPools.class);
+				assertThat(pools.all()).extracting(HttpPool::name).containsExactly("default", "Partner");
+				assertThat(pools.get("Partner").connectionManager().getDefaultMaxPerRoute()).isEqualTo(3);
+				RestClient client = context.getBean(PooledRestClients.class).restClient("Partner");
+				assertThat(client.get().uri("/upper").retrieve().body(String.class)).contains("/upper");
+				assertThat(this.partner.requestCount("/upper")).isEqualTo(1);
+			});
+	}
+
+	@Test
+	void anInvalidSettingOfAClientNameWithADotNamesThePropertyAsItIsWritten() {
+		PoolTestSupport.contextRunner()
+			.withPropertyValues("http.pool.clients[eu.partner].max-per-route=300")
+			.run((context) -> {
+				assertThat(context).hasFailed();
+				assertThat(FailureReports.analyze(context.getStartupFailure()))
+					.contains("http.pool.clients[eu.partner].max-per-route must not exceed"
+							+ " http.pool.clients[eu.partner].max-total (200)");
+			});
+	}
+
+	@Test
 	void qualifiedInjectionGetsTheNamedClientWithItsBaseUrlAndHeaders() {
 		PoolTestSupport.contextRunner()
 			.withPropertyValues("http.pool.clients.partner.base-url=" + this.partner.baseUrl(),

@@ -14,6 +14,7 @@ import io.github.httppool.autoconfigure.PooledRestClients;
 import io.github.httppool.pool.ConfiguredProxyRoutePlanner;
 import io.github.httppool.pool.HttpPool;
 import io.github.httppool.pool.HttpPools;
+import io.github.httppool.pool.Milliseconds;
 import io.github.httppool.pool.RouteKey;
 import io.github.httppool.warmup.ConnectionPreOpener;
 import io.github.httppool.warmup.HttpPoolWarmer;
@@ -93,11 +94,13 @@ public final class HttpPoolWarmupAutoConfiguration {
 		for (HttpPoolClientProperties.Warmup.Target target : warmup.getTargets()) {
 			URI url = WarmupTarget.parseUrl(String.valueOf(target.getUrl()));
 			targets.add(new WarmupTarget(url, target.getConnections(), target.getMinIdle(),
-					target.getRequests().stream().map(WarmupRequest::parse).toList(), keepAlive(client, url)));
+					target.getRequests().stream().map(WarmupRequest::parse).toList(),
+					Milliseconds.roundUp(keepAlive(client, url))));
 		}
 		int rehearsal = warmup.getRehearsal().isEnabled() ? warmup.getRehearsal().getRequests() : 0;
-		PoolWarmup.Settings settings = new PoolWarmup.Settings(warmup.getBudget(), warmup.isFailOnError(), rehearsal,
-				warmup.getKeepWarm().intervalOrDefault(client.getValidateAfterInactivity()),
+		PoolWarmup.Settings settings = new PoolWarmup.Settings(Milliseconds.roundUp(warmup.getBudget()),
+				warmup.isFailOnError(), rehearsal,
+				Milliseconds.roundUp(warmup.getKeepWarm().intervalOrDefault(client.getValidateAfterInactivity())),
 				HttpPoolClients.prefix(name) + "warmup.", warmup.getRehearsal().getTypes(), callsHttps(client));
 		ConnectionPreOpener preOpener = new ConnectionPreOpener(name, pool.connectionManager(), routePlanner(client),
 				pool.serverKeepAlives());
