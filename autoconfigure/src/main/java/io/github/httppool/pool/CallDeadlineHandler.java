@@ -82,15 +82,18 @@ public final class CallDeadlineHandler implements ExecChainHandler {
 		}
 	}
 
+	/**
+	 * One named daemon thread that exists only while calls with a deadline are under
+	 * way: with no core thread, it ends shortly after the last deadline is cancelled.
+	 */
 	private static ScheduledThreadPoolExecutor newScheduler() {
-		ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1, (runnable) -> {
+		ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(0, (runnable) -> {
 			Thread thread = new Thread(runnable, "http-pool-call-deadline");
 			thread.setDaemon(true);
 			return thread;
 		});
 		executor.setRemoveOnCancelPolicy(true);
-		executor.setKeepAliveTime(10, TimeUnit.SECONDS);
-		executor.allowCoreThreadTimeOut(true);
+		executor.setKeepAliveTime(10, TimeUnit.MILLISECONDS);
 		return executor;
 	}
 
