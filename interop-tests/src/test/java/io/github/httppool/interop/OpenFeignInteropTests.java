@@ -2,6 +2,7 @@ package io.github.httppool.interop;
 
 import feign.Client;
 import feign.hc5.ApacheHttp5Client;
+import io.github.httppool.interop.recipes.FeignOnAPool;
 import io.github.httppool.pool.HttpPools;
 import io.github.httppool.testsupport.LoopbackHttpServer;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
@@ -16,7 +17,7 @@ import org.springframework.cloud.openfeign.EnableFeignClients;
 import org.springframework.cloud.openfeign.FeignClient;
 import org.springframework.cloud.openfeign.loadbalancer.FeignBlockingLoadBalancerClient;
 import org.springframework.context.ConfigurableApplicationContext;
-import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
 import org.springframework.test.util.ReflectionTestUtils;
 import org.springframework.web.bind.annotation.GetMapping;
 
@@ -120,12 +121,8 @@ class OpenFeignInteropTests {
 	@SpringBootConfiguration(proxyBeanMethods = false)
 	@EnableAutoConfiguration
 	@EnableFeignClients(clients = EchoClient.class)
+	@Import(FeignOnAPool.class)
 	static class FeignOnThePoolApplication {
-
-		@Bean
-		Client feignClient(HttpPools pools) {
-			return new ApacheHttp5Client(pools.get("orders").httpClient());
-		}
 
 	}
 
