@@ -59,6 +59,9 @@ class OpenFeignInteropTests {
 			assertThat(context.getBeanNamesForType(HttpPools.class)).hasSize(1);
 			assertFeignRunsOnItsOwnHttpClient(context);
 			assertThat(pooledConnections(context)).isZero();
+			assertThat(pool(context, "default").httpClient()).isNotSameAs(context.getBean("httpClient5"));
+			assertThat(pool(context, "default").connectionManager())
+				.isNotSameAs(context.getBean("hc5ConnectionManager"));
 		}
 	}
 
