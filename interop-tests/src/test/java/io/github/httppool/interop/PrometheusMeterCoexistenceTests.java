@@ -35,8 +35,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * registers and scrapes, and no name has two sets of tags.
  * <p>
  * Micrometer's (deprecated) {@code PoolingHttpClientConnectionManagerMetricsBinder} runs
- * as published. HttpClient's {@code httpclient5-observation} is not published at the
- * HttpClient version Spring Boot manages, so its {@code ConnPoolMeters} registrations
+ * as published. HttpClient's {@code httpclient5-observation} does not resolve at 5.6.4,
+ * the HttpClient version Spring Boot manages, so its {@code ConnPoolMeters} registrations
  * are reproduced as that module's 5.6 release makes them with its default settings: the
  * gauges {@code http.client.pool.leased}, {@code .available} and {@code .pending}, without
  * tags.
