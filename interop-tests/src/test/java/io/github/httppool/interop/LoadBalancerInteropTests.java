@@ -7,6 +7,8 @@ import io.github.httppool.interop.recipes.LoadBalancedClientsOnAPool;
 import io.github.httppool.pool.HttpPool;
 import io.github.httppool.testsupport.LoopbackHttpServer;
 import io.github.httppool.testsupport.LoopbackHttpServer.RecordedRequest;
+import io.github.httppool.warmup.WarmupOutcome;
+import io.github.httppool.warmup.WarmupOutcomes;
 import org.apache.hc.client5.http.HttpRoute;
 import org.apache.hc.core5.http.HttpHost;
 import org.junit.jupiter.api.AfterEach;
@@ -73,6 +75,18 @@ class LoadBalancerInteropTests {
 				.satisfies((request) -> assertThat(request.header("X-Partner-Key")).isEqualTo("secret"));
 			assertThatException().isThrownBy(() -> loadBalanced.get().uri("/relative").retrieve().toBodilessEntity());
 			assertThat(this.first.requestCount("/relative") + this.second.requestCount("/relative")).isZero();
+		}
+	}
+
+	@Test
+	void theWarmUpRehearsalOfEveryPoolSucceedsBesideALoadBalancedBuilderBean() {
+		try (ConfigurableApplicationContext context = run(LoadBalancedBuilderApplication.class)) {
+			WarmupOutcomes outcomes = context.getBean(WarmupOutcomes.class);
+			for (String client : List.of("default", "partner", "orders")) {
+				WarmupOutcome outcome = outcomes.get(client);
+				assertThat(outcome).as(client).isNotNull();
+				assertThat(outcome.failures()).as(client).isEmpty();
+			}
 		}
 	}
 
