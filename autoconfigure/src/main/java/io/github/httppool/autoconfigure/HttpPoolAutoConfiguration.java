@@ -1,12 +1,16 @@
 package io.github.httppool.autoconfigure;
 
+import java.util.List;
+
 import io.github.httppool.pool.ConnectionEvictor;
 import io.github.httppool.pool.HttpPools;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
 
+import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -14,14 +18,15 @@ import org.springframework.boot.autoconfigure.ssl.SslAutoConfiguration;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.http.client.ClientHttpRequestFactoryBuilder;
 import org.springframework.boot.http.client.HttpClientSettings;
+import org.springframework.boot.http.client.autoconfigure.ClientHttpRequestFactoryBuilderCustomizer;
 import org.springframework.boot.http.client.autoconfigure.HttpClientAutoConfiguration;
 import org.springframework.boot.http.client.autoconfigure.imperative.ImperativeHttpClientAutoConfiguration;
 import org.springframework.boot.http.client.autoconfigure.service.HttpServiceClientProperties;
 import org.springframework.boot.restclient.RestClientCustomizer;
-import org.springframework.boot.restclient.RestTemplateBuilder;
 import org.springframework.boot.restclient.RestTemplateCustomizer;
 import org.springframework.boot.restclient.autoconfigure.RestClientAutoConfiguration;
 import org.springframework.boot.restclient.autoconfigure.RestTemplateAutoConfiguration;
+import org.springframework.boot.restclient.autoconfigure.RestTemplateBuilderConfigurer;
 import org.springframework.boot.ssl.SslBundles;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
@@ -34,17 +39,22 @@ import org.springframework.web.client.support.RestClientHttpServiceGroupConfigur
 
 /**
  * Auto-configuration of the managed connection pools: one
- * {@link PoolingHttpClientConnectionManager} per client. The default client's pool is
- * shared by the starter's {@link RestClient} and {@link RestTemplate} and by every client
- * that Spring Boot's {@code RestClient.Builder} and {@code RestTemplateBuilder} produce;
- * each named client ({@code http.pool.clients.<name>}) gets a pool and a qualified
- * {@link RestClient} of its own.
+ * {@link PoolingHttpClientConnectionManager} per client, kept in the {@link HttpPools}
+ * bean. The default client's pool is shared by the starter's {@link RestClient} and
+ * {@link RestTemplate} and by every client that Spring Boot's {@code RestClient.Builder}
+ * and {@code RestTemplateBuilder} produce; each named client
+ * ({@code http.pool.clients.<name>}) gets a pool and a qualified {@link RestClient} of its
+ * own. The pools' connection managers and HTTP clients are not beans: a
+ * {@link PoolingHttpClientConnectionManager} or {@link CloseableHttpClient} bean of the
+ * application is used for the default pool, and other libraries that look for one (such
+ * as OpenFeign) keep their own unless the application chooses otherwise.
  *
  * @since 0.1.0
  */
 @AutoConfiguration(after = { HttpClientAutoConfiguration.class, SslAutoConfiguration.class },
 		before = { ImperativeHttpClientAutoConfiguration.class, RestClientAutoConfiguration.class,
-				RestTemplateAutoConfiguration.class })
+				RestTemplateAutoConfiguration.class },
+		beforeName = "org.springframework.cloud.openfeign.FeignAutoConfiguration")
 @ConditionalOnClass({ PoolingHttpClientConnectionManager.class, ClientHttpRequestFactoryBuilder.class,
 		RestClient.class })
 @ConditionalOnBooleanProperty(name = "http.pool.enabled", matchIfMissing = true)
@@ -79,25 +89,18 @@ public final class HttpPoolAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	PoolingHttpClientConnectionManager httpPoolConnectionManager(HttpPoolClients httpPoolClients) {
-		return this.factory.connectionManager(DEFAULT_CLIENT, httpPoolClients.get(DEFAULT_CLIENT));
-	}
-
-	@Bean
-	@ConditionalOnMissingBean
-	CloseableHttpClient httpPoolHttpClient(HttpPoolClients httpPoolClients,
-			PoolingHttpClientConnectionManager httpPoolConnectionManager) {
-		return this.factory.httpClient(DEFAULT_CLIENT, httpPoolClients.get(DEFAULT_CLIENT), httpPoolConnectionManager);
-	}
-
-	@Bean
-	@ConditionalOnMissingBean
-	HttpPools httpPools(HttpPoolClients httpPoolClients, PoolingHttpClientConnectionManager httpPoolConnectionManager,
-			CloseableHttpClient httpPoolHttpClient) {
+	HttpPools httpPools(HttpPoolClients httpPoolClients,
+			ObjectProvider<ApplicationPoolBeans.ConnectionManager> applicationConnectionManager,
+			ObjectProvider<ApplicationPoolBeans.HttpClient> applicationHttpClient) {
 		HttpPools pools = new HttpPools();
 		HttpPoolClientProperties defaultClient = httpPoolClients.get(DEFAULT_CLIENT);
-		pools.register(this.factory.pool(DEFAULT_CLIENT, defaultClient, httpPoolConnectionManager,
-				httpPoolHttpClient));
+		ApplicationPoolBeans.ConnectionManager userManager = applicationConnectionManager.getIfAvailable();
+		PoolingHttpClientConnectionManager connectionManager = (userManager != null) ? userManager.connectionManager()
+				: this.factory.connectionManager(DEFAULT_CLIENT, defaultClient);
+		ApplicationPoolBeans.HttpClient userClient = applicationHttpClient.getIfAvailable();
+		CloseableHttpClient httpClient = (userClient != null) ? userClient.httpClient()
+				: this.factory.httpClient(DEFAULT_CLIENT, defaultClient, connectionManager);
+		pools.register(this.factory.pool(DEFAULT_CLIENT, defaultClient, connectionManager, httpClient));
 		for (String name : httpPoolClients.names()) {
 			if (!DEFAULT_CLIENT.equals(name)) {
 				pools.register(this.factory.pool(name, httpPoolClients.get(name)));
@@ -115,18 +118,23 @@ public final class HttpPoolAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	PooledRestClients pooledRestClients(HttpPoolClients httpPoolClients, HttpPools httpPools,
-			ObjectProvider<RestClient.Builder> restClientBuilder,
 			ObjectProvider<RestClientCustomizer> restClientCustomizers,
-			ObjectProvider<RestTemplateBuilder> restTemplateBuilder,
+			ObjectProvider<RestTemplateBuilderConfigurer> restTemplateBuilderConfigurer,
 			ObjectProvider<RestTemplateCustomizer> restTemplateCustomizers) {
-		return new PooledRestClients(httpPoolClients, httpPools, this.factory, restClientBuilder,
-				restClientCustomizers, restTemplateBuilder, restTemplateCustomizers);
+		return new PooledRestClients(httpPoolClients, httpPools, this.factory, restClientCustomizers,
+				restTemplateBuilderConfigurer, restTemplateCustomizers);
 	}
 
 	@Bean
 	@ConditionalOnMissingBean
 	@Conditional(OnHttpComponentsFactoryCondition.class)
-	ClientHttpRequestFactoryBuilder<?> httpPoolClientHttpRequestFactoryBuilder(PooledRestClients pooledRestClients) {
+	ClientHttpRequestFactoryBuilder<?> httpPoolClientHttpRequestFactoryBuilder(PooledRestClients pooledRestClients,
+			ListableBeanFactory beanFactory) {
+		String[] customizers = beanFactory.getBeanNamesForType(ClientHttpRequestFactoryBuilderCustomizer.class, true,
+				false);
+		if (customizers.length > 0) {
+			throw new UnsupportedRequestFactoryCustomizerException(List.of(customizers));
+		}
 		return pooledRestClients.requestFactoryBuilder(DEFAULT_CLIENT);
 	}
 
@@ -134,6 +142,29 @@ public final class HttpPoolAutoConfiguration {
 	@ConditionalOnMissingBean
 	RestClient httpPoolRestClient(PooledRestClients pooledRestClients) {
 		return pooledRestClients.restClient(DEFAULT_CLIENT);
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnBean(PoolingHttpClientConnectionManager.class)
+	static class ApplicationConnectionManagerConfiguration {
+
+		@Bean
+		ApplicationPoolBeans.ConnectionManager httpPoolApplicationConnectionManager(
+				PoolingHttpClientConnectionManager connectionManager) {
+			return new ApplicationPoolBeans.ConnectionManager(connectionManager);
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnBean(CloseableHttpClient.class)
+	static class ApplicationHttpClientConfiguration {
+
+		@Bean
+		ApplicationPoolBeans.HttpClient httpPoolApplicationHttpClient(CloseableHttpClient httpClient) {
+			return new ApplicationPoolBeans.HttpClient(httpClient);
+		}
+
 	}
 
 	@Configuration(proxyBeanMethods = false)

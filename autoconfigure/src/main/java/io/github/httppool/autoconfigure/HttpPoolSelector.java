@@ -1,5 +1,7 @@
 package io.github.httppool.autoconfigure;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.function.Function;
 
 import io.github.httppool.metrics.PoolMonitor;
@@ -19,7 +21,8 @@ import org.springframework.boot.ssl.SslBundles;
 /**
  * Chooses the pooled client for a set of {@link HttpClientSettings}: the client's own
  * pool when the settings need the same connections, otherwise a pool of its own for the
- * other SSL bundle or address filter, created once and kept in {@link HttpPools}.
+ * other SSL bundle or address filter, created once and kept in {@link HttpPools}. Variant
+ * pools are keyed by the SSL bundle and address filter instances themselves.
  */
 final class HttpPoolSelector implements Function<HttpClientSettings, HttpClient> {
 
@@ -34,6 +37,8 @@ final class HttpPoolSelector implements Function<HttpClientSettings, HttpClient>
 	private final HttpPoolPropertiesMapper mapper;
 
 	private final @Nullable SslBundles sslBundles;
+
+	private final List<Variant> variants = new ArrayList<>();
 
 	HttpPoolSelector(HttpPool pool, @Nullable SslBundle poolSslBundle, HttpClientSettings baseline, HttpPools pools,
 			HttpPoolPropertiesMapper mapper, @Nullable SslBundles sslBundles) {
@@ -68,16 +73,34 @@ final class HttpPoolSelector implements Function<HttpClientSettings, HttpClient>
 				this.mapper.eviction(), retirement, monitor, announcements);
 	}
 
-	private String variantName(@Nullable SslBundle sslBundle, @Nullable InetAddressFilter addressFilter) {
-		StringBuilder name = new StringBuilder(this.pool.name());
+	/**
+	 * Return the pool name of a variant, one name per SSL bundle and address filter
+	 * instance: a bundle is told apart by identity, never by a hash or a name alone, so
+	 * two bundles (or a bundle and its reloaded successor) never share a pool.
+	 */
+	private synchronized String variantName(@Nullable SslBundle sslBundle, @Nullable InetAddressFilter addressFilter) {
+		for (Variant variant : this.variants) {
+			if (variant.sslBundle() == sslBundle && variant.addressFilter() == addressFilter) {
+				return variant.name();
+			}
+		}
+		StringBuilder description = new StringBuilder(this.pool.name());
 		if (sslBundle != this.baseline.sslBundle()) {
-			name.append(":ssl-bundle=").append(bundleName(sslBundle));
+			description.append(":ssl-bundle=").append(bundleName(sslBundle));
 		}
 		if (addressFilter != this.baseline.inetAddressFilter()) {
-			name.append(":address-filter=")
-				.append((addressFilter != null) ? Integer.toHexString(System.identityHashCode(addressFilter)) : "none");
+			description.append(":address-filter=").append((addressFilter != null) ? "custom" : "none");
 		}
-		return name.toString();
+		String name = description.toString();
+		for (int suffix = 2; isTaken(name); suffix++) {
+			name = description + "#" + suffix;
+		}
+		this.variants.add(new Variant(sslBundle, addressFilter, name));
+		return name;
+	}
+
+	private boolean isTaken(String name) {
+		return this.variants.stream().anyMatch((variant) -> variant.name().equals(name));
 	}
 
 	private String bundleName(@Nullable SslBundle sslBundle) {
@@ -91,7 +114,13 @@ final class HttpPoolSelector implements Function<HttpClientSettings, HttpClient>
 				}
 			}
 		}
-		return Integer.toHexString(System.identityHashCode(sslBundle));
+		return "unnamed";
+	}
+
+	/**
+	 * A variant pool: the SSL bundle and address filter it was made for, and its name.
+	 */
+	private record Variant(@Nullable SslBundle sslBundle, @Nullable InetAddressFilter addressFilter, String name) {
 	}
 
 }

@@ -13,6 +13,7 @@ import org.springframework.boot.http.client.ClientHttpRequestFactoryBuilder;
 import org.springframework.boot.restclient.RestClientCustomizer;
 import org.springframework.boot.restclient.RestTemplateBuilder;
 import org.springframework.boot.restclient.RestTemplateCustomizer;
+import org.springframework.boot.restclient.autoconfigure.RestTemplateBuilderConfigurer;
 import org.springframework.web.client.RestClient;
 import org.springframework.web.client.RestTemplate;
 
@@ -21,6 +22,12 @@ import org.springframework.web.client.RestTemplate;
  * ({@value HttpPoolAutoConfiguration#DEFAULT_CLIENT}) or any client configured under
  * {@code http.pool.clients.<name>}. Clients come with Spring Boot's customizations
  * (message converters, observations), the client's base URL and default headers.
+ * <p>
+ * Every client starts from a new builder, configured the way Spring Boot configures its
+ * own: a {@link RestClient.Builder} with the {@link RestClientCustomizer} beans, a
+ * {@link RestTemplateBuilder} through Spring Boot's {@link RestTemplateBuilderConfigurer}.
+ * A {@code RestClient.Builder} or {@code RestTemplateBuilder} bean that the application
+ * defines (a {@code @LoadBalanced} one, for example) is never used nor changed.
  *
  * @since 0.1.0
  */
@@ -32,27 +39,23 @@ public final class PooledRestClients {
 
 	private final ClientPoolFactory factory;
 
-	private final ObjectProvider<RestClient.Builder> restClientBuilder;
-
 	private final ObjectProvider<RestClientCustomizer> restClientCustomizers;
 
-	private final ObjectProvider<RestTemplateBuilder> restTemplateBuilder;
+	private final ObjectProvider<RestTemplateBuilderConfigurer> restTemplateBuilderConfigurer;
 
 	private final ObjectProvider<RestTemplateCustomizer> restTemplateCustomizers;
 
 	private final Map<String, PooledClientHttpRequestFactoryBuilder> requestFactoryBuilders = new ConcurrentHashMap<>();
 
 	PooledRestClients(HttpPoolClients clients, HttpPools pools, ClientPoolFactory factory,
-			ObjectProvider<RestClient.Builder> restClientBuilder,
 			ObjectProvider<RestClientCustomizer> restClientCustomizers,
-			ObjectProvider<RestTemplateBuilder> restTemplateBuilder,
+			ObjectProvider<RestTemplateBuilderConfigurer> restTemplateBuilderConfigurer,
 			ObjectProvider<RestTemplateCustomizer> restTemplateCustomizers) {
 		this.clients = clients;
 		this.pools = pools;
 		this.factory = factory;
-		this.restClientBuilder = restClientBuilder;
 		this.restClientCustomizers = restClientCustomizers;
-		this.restTemplateBuilder = restTemplateBuilder;
+		this.restTemplateBuilderConfigurer = restTemplateBuilderConfigurer;
 		this.restTemplateCustomizers = restTemplateCustomizers;
 	}
 
@@ -74,17 +77,16 @@ public final class PooledRestClients {
 
 	/**
 	 * Return a new {@link RestClient.Builder} on the client's pool, with Spring Boot's
-	 * customizations, the client's base URL and default headers.
+	 * customizations, the client's base URL and default headers. The builder is the
+	 * caller's own: it can be customized further or declared as a bean (a
+	 * {@code @LoadBalanced} one, for example) without affecting any other client.
 	 * @param client the client name
 	 * @return a new builder
 	 */
 	public RestClient.Builder restClientBuilder(String client) {
 		HttpPoolClientProperties properties = this.clients.get(client);
-		RestClient.Builder builder = this.restClientBuilder.getIfAvailable(() -> {
-			RestClient.Builder standalone = RestClient.builder();
-			this.restClientCustomizers.orderedStream().forEach((customizer) -> customizer.customize(standalone));
-			return standalone;
-		});
+		RestClient.Builder builder = RestClient.builder();
+		this.restClientCustomizers.orderedStream().forEach((customizer) -> customizer.customize(builder));
 		builder.requestFactory(requestFactoryBuilder(client).build(this.factory.baseline()));
 		if (properties.getBaseUrl() != null) {
 			builder.baseUrl(properties.getBaseUrl());
@@ -111,9 +113,21 @@ public final class PooledRestClients {
 	 * @return a new template
 	 */
 	public RestTemplate restTemplate(String client) {
+		return restTemplateBuilder(client).build();
+	}
+
+	/**
+	 * Return a new {@link RestTemplateBuilder} on the client's pool, with Spring Boot's
+	 * customizations, the client's base URL (as root URI) and default headers. Declare
+	 * a {@code @LoadBalanced RestTemplate} built from it to balance calls over the pool.
+	 * @param client the client name
+	 * @return a new builder
+	 */
+	public RestTemplateBuilder restTemplateBuilder(String client) {
 		HttpPoolClientProperties properties = this.clients.get(client);
-		RestTemplateBuilder builder = this.restTemplateBuilder.getIfAvailable(
-				() -> new RestTemplateBuilder().customizers(this.restTemplateCustomizers.orderedStream().toList()));
+		RestTemplateBuilderConfigurer configurer = this.restTemplateBuilderConfigurer.getIfAvailable();
+		RestTemplateBuilder builder = (configurer != null) ? configurer.configure(new RestTemplateBuilder())
+				: new RestTemplateBuilder().customizers(this.restTemplateCustomizers.orderedStream().toList());
 		builder = builder.requestFactoryBuilder(requestFactoryBuilder(client)).clientSettings(this.factory.baseline());
 		if (properties.getBaseUrl() != null) {
 			builder = builder.rootUri(properties.getBaseUrl());
@@ -121,7 +135,7 @@ public final class PooledRestClients {
 		for (Map.Entry<String, List<String>> header : properties.getDefaultHeaders().entrySet()) {
 			builder = builder.defaultHeader(header.getKey(), header.getValue().toArray(String[]::new));
 		}
-		return builder.build();
+		return builder;
 	}
 
 }

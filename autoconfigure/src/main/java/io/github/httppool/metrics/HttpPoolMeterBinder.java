@@ -82,7 +82,7 @@ public final class HttpPoolMeterBinder implements MeterBinder {
 				+ " for reuse)", tags.and("state", "leased"), manager, (m) -> m.getTotalStats().getLeased());
 		gauge(registry, "connections", "Connections in the pool, by state: leased (in use) or idle (available"
 				+ " for reuse)", tags.and("state", "idle"), manager, (m) -> m.getTotalStats().getAvailable());
-		gauge(registry, "pending", "Callers waiting for a connection because the pool or their route is at its"
+		gauge(registry, "pending.leases", "Callers waiting for a connection because the pool or their route is at its"
 				+ " limit", tags, manager, (m) -> m.getTotalStats().getPending());
 		gauge(registry, "connections.max", "Maximum number of connections in the pool (max-total)", tags, manager,
 				PoolingHttpClientConnectionManager::getMaxTotal);
@@ -152,7 +152,7 @@ public final class HttpPoolMeterBinder implements MeterBinder {
 					.tag("reason", reason.tagValue())
 					.register(registry);
 			}
-			this.created = Counter.builder(PREFIX + ".connections.created")
+			this.created = Counter.builder(PREFIX + ".connections.opened")
 				.description("Connections established (TCP connected); compare with requests to see reuse")
 				.tags(tags)
 				.register(registry);

@@ -81,7 +81,7 @@ class HttpPoolEndpointTests {
 			assertThat(this.upstream.acceptedConnections()).isEqualTo(2);
 
 			MeterRegistry registry = context.getBean(MeterRegistry.class);
-			assertThat(registry.get("http.client.pool.connections.created").tag("client", "default").counter().count())
+			assertThat(registry.get("http.client.pool.connections.opened").tag("client", "default").counter().count())
 				.isEqualTo(2);
 			JsonNode health = get(base + "/actuator/health", 200);
 			assertThat(health.at("/components/httpPool/components/default/status").asString()).isEqualTo("UP");

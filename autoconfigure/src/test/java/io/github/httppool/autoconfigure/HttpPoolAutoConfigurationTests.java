@@ -6,11 +6,14 @@ import io.github.httppool.pool.ConnectionEvictor;
 import io.github.httppool.pool.HttpPool;
 import io.github.httppool.pool.HttpPools;
 import io.github.httppool.pool.PooledClientHttpRequestFactoryBuilder;
+import org.apache.hc.client5.http.classic.HttpClient;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
 import org.apache.hc.client5.http.impl.classic.HttpClients;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
+import org.apache.hc.client5.http.io.HttpClientConnectionManager;
 import org.junit.jupiter.api.Test;
 
+import org.springframework.beans.factory.BeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.ssl.SslAutoConfiguration;
 import org.springframework.boot.http.client.ClientHttpRequestFactoryBuilder;
@@ -48,9 +51,7 @@ class HttpPoolAutoConfigurationTests {
 	@Test
 	void registersOnePoolWithClientsAndBuilderBackedByIt() {
 		this.contextRunner.run((context) -> {
-			assertThat(context).hasSingleBean(PoolingHttpClientConnectionManager.class)
-				.hasSingleBean(CloseableHttpClient.class)
-				.hasSingleBean(HttpPools.class)
+			assertThat(context).hasSingleBean(HttpPools.class)
 				.hasSingleBean(ConnectionEvictor.class)
 				.hasSingleBean(RestClient.class)
 				.hasSingleBean(RestTemplate.class)
@@ -59,18 +60,25 @@ class HttpPoolAutoConfigurationTests {
 				.isInstanceOf(PooledClientHttpRequestFactoryBuilder.class);
 			HttpPool pool = context.getBean(HttpPools.class).get(HttpPoolAutoConfiguration.DEFAULT_CLIENT);
 			assertThat(pool).isNotNull();
-			assertThat(pool.connectionManager()).isSameAs(context.getBean(PoolingHttpClientConnectionManager.class));
-			assertThat(pool.httpClient()).isSameAs(context.getBean(CloseableHttpClient.class));
 			assertThat(httpClientOf(context.getBean(ClientHttpRequestFactory.class)))
 				.isSameAs(pool.httpClient());
 		});
 	}
 
 	@Test
+	void keepsThePoolsConnectionManagerAndHttpClientOutOfTheBeanTypesOtherLibrariesConditionOn() {
+		this.contextRunner.run((context) -> assertThat(context)
+			.doesNotHaveBean(PoolingHttpClientConnectionManager.class)
+			.doesNotHaveBean(CloseableHttpClient.class)
+			.doesNotHaveBean(HttpClientConnectionManager.class)
+			.doesNotHaveBean(HttpClient.class));
+	}
+
+	@Test
 	void appliesPoolLimitsFromProperties() {
 		this.contextRunner.withPropertyValues("http.pool.max-total=42", "http.pool.max-per-route=7")
 			.run((context) -> {
-				PoolingHttpClientConnectionManager manager = context.getBean(PoolingHttpClientConnectionManager.class);
+				PoolingHttpClientConnectionManager manager = defaultPool(context).connectionManager();
 				assertThat(manager.getMaxTotal()).isEqualTo(42);
 				assertThat(manager.getDefaultMaxPerRoute()).isEqualTo(7);
 			});
@@ -79,7 +87,7 @@ class HttpPoolAutoConfigurationTests {
 	@Test
 	void defaultsAreSizedForAGatewayNotHttpClientsFivePerRoute() {
 		this.contextRunner.run((context) -> {
-			PoolingHttpClientConnectionManager manager = context.getBean(PoolingHttpClientConnectionManager.class);
+			PoolingHttpClientConnectionManager manager = defaultPool(context).connectionManager();
 			assertThat(manager.getMaxTotal()).isEqualTo(200);
 			assertThat(manager.getDefaultMaxPerRoute()).isEqualTo(50);
 		});
@@ -88,7 +96,7 @@ class HttpPoolAutoConfigurationTests {
 	@Test
 	void everyInjectedRestClientBuilderAndRestTemplateBuilderSharesTheOnePool() {
 		this.contextRunner.run((context) -> {
-			CloseableHttpClient pooled = context.getBean(CloseableHttpClient.class);
+			CloseableHttpClient pooled = defaultPool(context).httpClient();
 			for (int i = 0; i < 3; i++) {
 				RestClient.Builder builder = context.getBean(RestClient.Builder.class);
 				assertThat(httpClientOf(requestFactoryOf(builder.build()))).isSameAs(pooled);
@@ -108,7 +116,7 @@ class HttpPoolAutoConfigurationTests {
 				.connectTimeout(Duration.ofSeconds(1))
 				.build();
 			assertThat(httpClientOf(template.getRequestFactory()))
-				.isSameAs(context.getBean(CloseableHttpClient.class));
+				.isSameAs(defaultPool(context).httpClient());
 			assertThat(context.getBean(HttpPools.class).all()).hasSize(1);
 		});
 	}
@@ -136,7 +144,7 @@ class HttpPoolAutoConfigurationTests {
 	void userRestClientMakesTheAutoConfiguredOneBackOff() {
 		this.contextRunner.withUserConfiguration(UserRestClientConfiguration.class).run((context) -> {
 			assertThat(context).hasSingleBean(RestClient.class).hasBean("userRestClient");
-			assertThat(context).hasSingleBean(PoolingHttpClientConnectionManager.class);
+			assertThat(defaultPool(context)).isNotNull();
 		});
 	}
 
@@ -166,7 +174,7 @@ class HttpPoolAutoConfigurationTests {
 			assertThat(context.getBean(ClientHttpRequestFactoryBuilder.class))
 				.isNotInstanceOf(PooledClientHttpRequestFactoryBuilder.class);
 			assertThat(httpClientOf(context.getBean(RestTemplate.class).getRequestFactory()))
-				.isSameAs(context.getBean(CloseableHttpClient.class));
+				.isSameAs(defaultPool(context).httpClient());
 		});
 	}
 
@@ -183,7 +191,7 @@ class HttpPoolAutoConfigurationTests {
 		new WebApplicationContextRunner().withConfiguration(AUTO_CONFIGURATIONS).run((context) -> {
 			assertThat(context).hasSingleBean(RestClient.class).hasSingleBean(RestTemplate.class);
 			assertThat(httpClientOf(requestFactoryOf(context.getBean(RestClient.Builder.class).build())))
-				.isSameAs(context.getBean(CloseableHttpClient.class));
+				.isSameAs(defaultPool(context).httpClient());
 		});
 	}
 
@@ -193,7 +201,7 @@ class HttpPoolAutoConfigurationTests {
 			assertThat(context).hasSingleBean(RestClient.class)
 				.hasSingleBean(RestTemplate.class)
 				.doesNotHaveBean(RestTemplateBuilder.class);
-			CloseableHttpClient pooled = context.getBean(CloseableHttpClient.class);
+			CloseableHttpClient pooled = defaultPool(context).httpClient();
 			assertThat(httpClientOf(requestFactoryOf(context.getBean(RestClient.class)))).isSameAs(pooled);
 			assertThat(httpClientOf(context.getBean(RestTemplate.class).getRequestFactory())).isSameAs(pooled);
 		});
@@ -210,6 +218,12 @@ class HttpPoolAutoConfigurationTests {
 		});
 		assertThat(pool[0].isClosed()).isTrue();
 		assertThat(evictorThreads()).isZero();
+	}
+
+	static HttpPool defaultPool(BeanFactory context) {
+		HttpPool pool = context.getBean(HttpPools.class).get(HttpPoolAutoConfiguration.DEFAULT_CLIENT);
+		assertThat(pool).isNotNull();
+		return pool;
 	}
 
 	static long evictorThreads() {

@@ -24,6 +24,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * block in one of those languages is preceded by a comment naming its source, a path
  * from the repository root with an optional {@code tag::name[]} region:
  * {@code <!-- example: autoconfigure/src/test/java/…/QuoteController.java#controller -->}.
+ * Java examples that need Spring Cloud or Spring Security come from
+ * {@code interop-tests/src/test/java/}, where the tests compile and run them.
  * Console output, shell commands, diagrams and {@code xml} snippets are exempt. Copy the
  * sources into the pages with
  * {@code mvn -pl autoconfigure test -Dtest=DocsExamplesTests -Dhttppool.docs.update=true}.
@@ -35,6 +37,8 @@ class DocsExamplesTests {
 	private static final Path CONFIGURATION_EXAMPLES = Path.of("src", "test", "resources", "docs-examples");
 
 	private static final String JAVA_SOURCES = "autoconfigure/src/test/java/";
+
+	private static final String INTEROP_JAVA_SOURCES = "interop-tests/src/test/java/";
 
 	private static final String CONFIGURATION_SOURCES = "autoconfigure/src/test/resources/docs-examples/";
 
@@ -257,7 +261,8 @@ class DocsExamplesTests {
 		}
 		String path = source.group(1);
 		String tag = source.group(2);
-		if (!path.startsWith(CHECKED_LANGUAGES.get(language))) {
+		boolean interopExample = language.equals("java") && path.startsWith(INTEROP_JAVA_SOURCES);
+		if (!path.startsWith(CHECKED_LANGUAGES.get(language)) && !interopExample) {
 			problems.add(new Problem(location + "the source " + path + " of the " + language + " block is not under "
 					+ CHECKED_LANGUAGES.get(language) + ", where the tests compile or load it", false));
 			return null;

@@ -50,7 +50,7 @@ class HttpPoolMetricsTests {
 					while (!Thread.currentThread().isInterrupted()) {
 						peakLeased.accumulateAndGet((int) gauge(registry, "http.client.pool.connections", "state",
 								"leased"), Math::max);
-						peakPending.accumulateAndGet((int) gauge(registry, "http.client.pool.pending"), Math::max);
+						peakPending.accumulateAndGet((int) gauge(registry, "http.client.pool.pending.leases"), Math::max);
 						if (registry.find("http.client.pool.route.pending").gauge() != null) {
 							peakRoutePending.accumulateAndGet(
 									(int) registry.get("http.client.pool.route.pending").gauge().value(), Math::max);
@@ -69,7 +69,7 @@ class HttpPoolMetricsTests {
 				assertThat(peakRoutePending.get()).isPositive();
 				assertThat(gauge(registry, "http.client.pool.connections", "state", "leased")).isZero();
 				assertThat(gauge(registry, "http.client.pool.connections", "state", "idle")).isEqualTo(3);
-				assertThat(gauge(registry, "http.client.pool.pending")).isZero();
+				assertThat(gauge(registry, "http.client.pool.pending.leases")).isZero();
 				assertThat(gauge(registry, "http.client.pool.connections.max")).isEqualTo(200);
 				String route = "http://127.0.0.1:" + this.server.port();
 				assertThat(registry.get("http.client.pool.route.connections")
@@ -85,7 +85,7 @@ class HttpPoolMetricsTests {
 				assertThat(registry.get("http.client.pool.lease").tag("outcome", "timeout").timer().count()).isZero();
 				assertThat(registry.get("http.client.pool.lease").tag("outcome", "acquired").timer().max(
 						java.util.concurrent.TimeUnit.MILLISECONDS)).isGreaterThan(100);
-				assertThat(counter(registry, "http.client.pool.connections.created"))
+				assertThat(counter(registry, "http.client.pool.connections.opened"))
 					.isEqualTo(this.server.acceptedConnections())
 					.isEqualTo(3);
 				assertThat(registry.get("http.client.pool.connections.connect").timer().count()).isEqualTo(3);
@@ -102,7 +102,7 @@ class HttpPoolMetricsTests {
 				client.get().uri(this.server.url("/reuse")).retrieve().toBodilessEntity();
 			}
 			assertThat(this.server.acceptedConnections()).isEqualTo(4);
-			assertThat(counter(registry, "http.client.pool.connections.created")).isEqualTo(4);
+			assertThat(counter(registry, "http.client.pool.connections.opened")).isEqualTo(4);
 			assertThat(registry.get("http.client.pool.lease").tag("outcome", "acquired").timer().count())
 				.isEqualTo(20);
 			assertThat(counter(registry, "http.client.pool.connections.closed", "reason", "server-close"))
@@ -130,7 +130,7 @@ class HttpPoolMetricsTests {
 				client.get().uri(this.server.url("/before-retirement")).retrieve().toBodilessEntity();
 				context.getBean(HttpPools.class).get("default").retireConnections();
 				assertThat(counter(registry, "http.client.pool.connections.closed", "reason", "retired")).isEqualTo(1);
-				assertThat(counter(registry, "http.client.pool.connections.created"))
+				assertThat(counter(registry, "http.client.pool.connections.opened"))
 					.isEqualTo(this.server.acceptedConnections())
 					.isEqualTo(3);
 			});
@@ -202,7 +202,7 @@ class HttpPoolMetricsTests {
 			MeterRegistry registry = context.getBean(MeterRegistry.class);
 			assertThat(callFails(context.getBean(RestClient.class), "http://127.0.0.1:" + closedPort + "/")).isTrue();
 			assertThat(counter(registry, "http.client.pool.connections.failed")).isEqualTo(1);
-			assertThat(counter(registry, "http.client.pool.connections.created")).isZero();
+			assertThat(counter(registry, "http.client.pool.connections.opened")).isZero();
 		});
 	}
 
@@ -233,7 +233,7 @@ class HttpPoolMetricsTests {
 				MeterRegistry registry = context.getBean(MeterRegistry.class);
 				assertThat(registry.get("http.client.pool.connections.max").tag("client", "partner").gauge())
 					.isNotNull();
-				assertThat(registry.get("http.client.pool.connections.created").tag("client", "partner").counter())
+				assertThat(registry.get("http.client.pool.connections.opened").tag("client", "partner").counter())
 					.isNotNull();
 				assertThat(registry.getMeters()).filteredOn((meter) -> meter.getId().getName().startsWith("http.client.pool"))
 					.isNotEmpty()

@@ -99,7 +99,7 @@ public final class MetricsOverheadBenchmark {
 								"check (metrics on): pool of %d connections, %d leases timed, %.0f connections created%n",
 								connections, registry.get("http.client.pool.lease").tag("outcome", "acquired").timer()
 									.count(),
-								registry.get("http.client.pool.connections.created").counter().count());
+								registry.get("http.client.pool.connections.opened").counter().count());
 					});
 			});
 		}

@@ -43,7 +43,7 @@ class PoolLimitTests {
 						() -> client.get().uri(this.server.url("/limited")).retrieve().body(String.class));
 				assertThat(results).hasSize(100).allSatisfy((result) -> assertThat(result).isInstanceOf(String.class));
 				assertThat(this.server.acceptedConnections()).isEqualTo(10);
-				PoolingHttpClientConnectionManager manager = context.getBean(PoolingHttpClientConnectionManager.class);
+				PoolingHttpClientConnectionManager manager = context.getBean(HttpPools.class).get("default").connectionManager();
 				assertThat(manager.getTotalStats().getAvailable()).isEqualTo(10);
 				assertThat(manager.getTotalStats().getLeased()).isZero();
 				assertThat(manager.getTotalStats().getPending()).isZero();
@@ -60,7 +60,7 @@ class PoolLimitTests {
 						"http.pool.connection-request-timeout=20s")
 				.run((context) -> {
 					RestClient client = context.getBean(RestClient.class);
-					PoolingHttpClientConnectionManager manager = context.getBean(PoolingHttpClientConnectionManager.class);
+					PoolingHttpClientConnectionManager manager = context.getBean(HttpPools.class).get("default").connectionManager();
 					AtomicInteger peak = new AtomicInteger();
 					AtomicInteger peakPending = new AtomicInteger();
 					AtomicInteger caller = new AtomicInteger();
@@ -104,7 +104,7 @@ class PoolLimitTests {
 					.withRootCauseInstanceOf(ConnectionRequestTimeoutException.class);
 				assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofMillis(1500));
 				holder.join(10_000);
-				PoolingHttpClientConnectionManager manager = context.getBean(PoolingHttpClientConnectionManager.class);
+				PoolingHttpClientConnectionManager manager = context.getBean(HttpPools.class).get("default").connectionManager();
 				assertThat(manager.getStats(route()).getLeased()).isZero();
 				assertThat(manager.getTotalStats().getPending()).isZero();
 				assertThat(this.server.requestCount("/waiting")).isZero();

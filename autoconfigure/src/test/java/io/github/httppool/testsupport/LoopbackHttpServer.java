@@ -126,6 +126,8 @@ public final class LoopbackHttpServer implements AutoCloseable {
 
 	private final Map<String, Integer> statusOverrides = new ConcurrentHashMap<>();
 
+	private final Map<String, String> bodyOverrides = new ConcurrentHashMap<>();
+
 	private final Set<String> resetPaths = ConcurrentHashMap.newKeySet();
 
 	private final Set<String> dropPaths = ConcurrentHashMap.newKeySet();
@@ -289,6 +291,17 @@ public final class LoopbackHttpServer implements AutoCloseable {
 	}
 
 	/**
+	 * Answers requests for the exact path (query ignored) with the given JSON body instead of the default one.
+	 * @param path the path
+	 * @param json the response body
+	 * @return this server
+	 */
+	public LoopbackHttpServer bodyForPath(String path, String json) {
+		this.bodyOverrides.put(path, json);
+		return this;
+	}
+
+	/**
 	 * Resets (RST) the connection half-way through the response for the given path, in addition to {@code /reset}.
 	 * @param path the path
 	 * @return this server
@@ -356,6 +369,7 @@ public final class LoopbackHttpServer implements AutoCloseable {
 		this.maxRequestsPerConnection = 0;
 		this.silentCloseAfterRequests = 0;
 		this.statusOverrides.clear();
+		this.bodyOverrides.clear();
 		this.resetPaths.clear();
 		this.dropPaths.clear();
 		this.trailingBytes.clear();
@@ -818,7 +832,9 @@ public final class LoopbackHttpServer implements AutoCloseable {
 			}
 			int status = statusOf(path);
 			boolean noBody = status == 204 || status == 304;
+			String bodyOverride = LoopbackHttpServer.this.bodyOverrides.get(path);
 			byte[] responseBody = noBody ? new byte[0]
+					: (bodyOverride != null) ? bodyOverride.getBytes(StandardCharsets.UTF_8)
 					: ("{\"path\":\"" + jsonEscape(path) + "\",\"method\":\"" + jsonEscape(method)
 							+ "\",\"connection\":" + this.id + ",\"request\":" + n + "}")
 						.getBytes(StandardCharsets.UTF_8);
