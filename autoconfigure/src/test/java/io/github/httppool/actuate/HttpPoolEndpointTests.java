@@ -107,6 +107,26 @@ class HttpPoolEndpointTests {
 			.run((context) -> assertThat(context).hasNotFailed().doesNotHaveBean(HttpPoolEndpoint.class));
 	}
 
+	@Test
+	void neitherTheEndpointNorSpringBootsConfigpropsAndEnvShowCredentialsOrHeaderValues() throws Exception {
+		try (ConfigurableApplicationContext context = start(
+				"management.endpoints.web.exposure.include=httppool,configprops,env",
+				"http.pool.proxy.host=127.0.0.1", "http.pool.proxy.port=3128", "http.pool.proxy.username=svc",
+				"http.pool.proxy.password=pr0xy-s3cret", "http.pool.default-headers.Authorization=Bearer t0ken-s3cret",
+				"http.pool.clients.partner.default-headers.X-Api-Key=k3y-s3cret")) {
+			String base = "http://127.0.0.1:" + context.getEnvironment().getProperty("local.server.port");
+			assertThat(get(base + "/actuator/httppool", 200).toString()).contains("partner").doesNotContain("s3cret");
+			for (String path : new String[] { "/actuator/configprops", "/actuator/env" }) {
+				assertThat(get(base + path, 200).toString()).as(path)
+					.contains("proxy")
+					.contains("password")
+					.doesNotContain("s3cret");
+			}
+			assertThat(get(base + "/actuator/httppool", 200).at("/pools/default/settings/proxy").asString())
+				.isEqualTo("127.0.0.1:3128");
+		}
+	}
+
 	private ConfigurableApplicationContext start(String... properties) {
 		return new SpringApplicationBuilder(EndpointApplication.class)
 			.properties("server.port=0", "server.address=127.0.0.1", "spring.main.banner-mode=off",
