@@ -53,7 +53,7 @@ class SpringBootVersionCheckTests {
 		SpringApplication application = new SpringApplication(new DefaultResourceLoader(classLoader),
 				EmptyConfiguration.class);
 		application.setWebApplicationType(WebApplicationType.NONE);
-		return application.run("--spring.main.banner-mode=off", "--logging.level.root=warn");
+		return application.run("--spring.main.banner-mode=off");
 	}
 
 	@Configuration(proxyBeanMethods = false)
