@@ -4,9 +4,8 @@ import java.util.Map;
 
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.beans.factory.BeanFactory;
-import org.springframework.beans.factory.BeanFactoryAware;
 import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.beans.factory.support.AbstractBeanDefinition;
 import org.springframework.beans.factory.support.AutowireCandidateQualifier;
 import org.springframework.beans.factory.support.BeanDefinitionRegistry;
 import org.springframework.beans.factory.support.RootBeanDefinition;
@@ -24,11 +23,9 @@ import org.springframework.web.client.RestClient;
  * the client of {@code http.pool.clients.partner}. Named clients are not default
  * candidates: an unqualified {@code RestClient} injection point gets the default client.
  */
-class NamedRestClientsRegistrar implements ImportBeanDefinitionRegistrar, EnvironmentAware, BeanFactoryAware {
+class NamedRestClientsRegistrar implements ImportBeanDefinitionRegistrar, EnvironmentAware {
 
 	private @Nullable Environment environment;
-
-	private @Nullable BeanFactory beanFactory;
 
 	@Override
 	public void setEnvironment(Environment environment) {
@@ -36,16 +33,10 @@ class NamedRestClientsRegistrar implements ImportBeanDefinitionRegistrar, Enviro
 	}
 
 	@Override
-	public void setBeanFactory(BeanFactory beanFactory) {
-		this.beanFactory = beanFactory;
-	}
-
-	@Override
 	public void registerBeanDefinitions(AnnotationMetadata metadata, BeanDefinitionRegistry registry) {
-		if (this.environment == null || this.beanFactory == null) {
+		if (this.environment == null) {
 			return;
 		}
-		BeanFactory beanFactory = this.beanFactory;
 		Map<String, Object> clients = Binder.get(this.environment)
 			.bind("http.pool.clients", Bindable.mapOf(String.class, Object.class))
 			.orElse(Map.of());
@@ -54,12 +45,27 @@ class NamedRestClientsRegistrar implements ImportBeanDefinitionRegistrar, Enviro
 			if (registry.containsBeanDefinition(beanName)) {
 				continue;
 			}
-			RootBeanDefinition definition = new RootBeanDefinition(RestClient.class,
-					() -> beanFactory.getBean(PooledRestClients.class).restClient(name));
+			// a factory method with the client name as argument, not an instance supplier, so that Spring AOT
+			// can write the bean definition as code
+			RootBeanDefinition definition = new RootBeanDefinition(NamedRestClientsRegistrar.class);
+			definition.setTargetType(RestClient.class);
+			definition.setFactoryMethodName("namedRestClient");
+			definition.getConstructorArgumentValues().addIndexedArgumentValue(0, name);
+			definition.setAutowireMode(AbstractBeanDefinition.AUTOWIRE_CONSTRUCTOR);
 			definition.addQualifier(new AutowireCandidateQualifier(Qualifier.class, name));
 			definition.setDefaultCandidate(false);
 			registry.registerBeanDefinition(beanName, definition);
 		}
+	}
+
+	/**
+	 * The {@link RestClient} of a named client.
+	 * @param name the client name
+	 * @param pooledRestClients the starter's clients
+	 * @return the client's {@code RestClient}
+	 */
+	static RestClient namedRestClient(String name, PooledRestClients pooledRestClients) {
+		return pooledRestClients.restClient(name);
 	}
 
 }

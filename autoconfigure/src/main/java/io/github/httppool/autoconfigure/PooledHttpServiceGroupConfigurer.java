@@ -7,12 +7,9 @@ import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.http.client.HttpClientSettings;
-import org.springframework.boot.http.client.autoconfigure.HttpClientProperties;
-import org.springframework.boot.http.client.autoconfigure.HttpClientSettingsPropertyMapper;
 import org.springframework.boot.http.client.autoconfigure.service.HttpServiceClientProperties;
 import org.springframework.boot.ssl.SslBundles;
 import org.springframework.core.Ordered;
-import org.springframework.util.StringUtils;
 import org.springframework.web.client.RestClient;
 import org.springframework.web.client.support.RestClientHttpServiceGroupConfigurer;
 import org.springframework.web.service.registry.HttpServiceGroup;
@@ -37,17 +34,14 @@ class PooledHttpServiceGroupConfigurer implements RestClientHttpServiceGroupConf
 
 	private final PooledRestClients pooledRestClients;
 
-	private final @Nullable HttpServiceClientProperties serviceClientProperties;
-
-	private final HttpClientSettingsPropertyMapper settingsMapper;
+	private final ServiceClientSettings serviceClientSettings;
 
 	PooledHttpServiceGroupConfigurer(HttpPoolClients clients, PooledRestClients pooledRestClients,
 			@Nullable HttpServiceClientProperties serviceClientProperties, @Nullable SslBundles sslBundles,
 			HttpClientSettings baseline) {
 		this.clients = clients;
 		this.pooledRestClients = pooledRestClients;
-		this.serviceClientProperties = serviceClientProperties;
-		this.settingsMapper = new HttpClientSettingsPropertyMapper(sslBundles, baseline);
+		this.serviceClientSettings = new ServiceClientSettings(serviceClientProperties, sslBundles, baseline);
 	}
 
 	@Override
@@ -66,12 +60,10 @@ class PooledHttpServiceGroupConfigurer implements RestClientHttpServiceGroupConf
 		if (client == null) {
 			return;
 		}
-		HttpClientProperties groupProperties = (this.serviceClientProperties != null)
-				? this.serviceClientProperties.get(group.name()) : null;
-		HttpClientSettings settings = this.settingsMapper.map(groupProperties);
+		HttpClientSettings settings = this.serviceClientSettings.settings(group.name());
 		builder.requestFactory(this.pooledRestClients.requestFactoryBuilder(client).build(settings));
 		HttpPoolClientProperties clientProperties = this.clients.get(client);
-		boolean groupHasBaseUrl = groupProperties != null && StringUtils.hasText(groupProperties.getBaseUrl());
+		boolean groupHasBaseUrl = this.serviceClientSettings.baseUrl(group.name()) != null;
 		if (!groupHasBaseUrl && clientProperties.getBaseUrl() != null) {
 			builder.baseUrl(clientProperties.getBaseUrl());
 		}
