@@ -3,6 +3,7 @@ package io.github.httppool.sample;
 import java.util.Map;
 import java.util.TreeMap;
 
+import io.github.httppool.pool.HttpPools;
 import org.apache.hc.core5.pool.ConnPoolControl;
 import org.apache.hc.core5.pool.PoolStats;
 
@@ -13,7 +14,8 @@ import org.springframework.web.bind.annotation.RestController;
 
 /**
  * {@code GET /sample/client}: one line of plain text saying which client forwards and, for every connection
- * pool bean in the context, its limits and current use. The demo prints it before and after the load.
+ * pool in the context (the starter's pools and pool beans of the application), its limits and current use.
+ * The demo prints it before and after the load.
  */
 @RestController
 class ClientInfoController {
@@ -32,12 +34,16 @@ class ClientInfoController {
 		StringBuilder text = new StringBuilder(this.forwarder.describe());
 		Map<String, ConnPoolControl<?>> pools = new TreeMap<>();
 		this.beanFactory.getBeansOfType(ConnPoolControl.class).forEach(pools::put);
+		HttpPools starterPools = this.beanFactory.getBeanProvider(HttpPools.class).getIfAvailable();
+		if (starterPools != null) {
+			starterPools.forEachPool((pool) -> pools.putIfAbsent("http.pool " + pool.name(), pool.connectionManager()));
+		}
 		if (pools.isEmpty()) {
-			text.append("; no connection pool beans");
+			text.append("; no connection pools");
 		}
 		pools.forEach((name, pool) -> {
 			PoolStats stats = pool.getTotalStats();
-			text.append("; pool bean '")
+			text.append("; pool '")
 				.append(name)
 				.append("': max-total ")
 				.append(pool.getMaxTotal())
