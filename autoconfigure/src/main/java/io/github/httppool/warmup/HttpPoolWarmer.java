@@ -20,8 +20,9 @@ import org.springframework.core.Ordered;
  * over. It runs before the application's own runners, which may already call upstreams.
  * <p>
  * Within one budget for all pools, it waits for the rehearsal (started in the background
- * when the pools were created), then pre-opens every pool's targets concurrently and
- * sends the warm-up requests asked for.
+ * when the pools were created; it stops sending requests when half the budget has
+ * passed), then pre-opens every pool's targets concurrently and sends the warm-up
+ * requests asked for.
  * <p>
  * Outside {@code SpringApplication} (a plain application context, a container that does
  * not call runners), call {@link #warmUp()} yourself.
@@ -70,7 +71,8 @@ public final class HttpPoolWarmer implements ApplicationRunner, Ordered {
 		Duration budget = this.warmups.budget();
 		long deadline = System.nanoTime() + budget.toNanos();
 		SharedRehearsal shared = this.warmups.rehearsal();
-		RehearsalOutcome rehearsal = (shared != null) ? shared.await(deadline) : RehearsalOutcome.NONE;
+		RehearsalOutcome rehearsal = (shared != null) ? shared.await(deadline - budget.toNanos() / 2, deadline)
+				: RehearsalOutcome.NONE;
 		int connections = this.warmups.all()
 			.stream()
 			.flatMap((warmup) -> warmup.targets().stream())

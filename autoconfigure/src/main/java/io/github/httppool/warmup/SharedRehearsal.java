@@ -6,6 +6,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -17,7 +19,8 @@ import org.springframework.util.Assert;
  * The rehearsal of the request path, once per JVM for all pools: the code it loads and
  * compiles is the same for every client. It starts in the background as soon as the
  * pools exist, so that it overlaps the rest of start-up, and the warm-up waits for it
- * before the application reports itself ready.
+ * before the application reports itself ready, at most half the budget; it stops then,
+ * and at the latest one budget after it started.
  * <p>
  * It runs on a throw-away client from a {@link RehearsalClientFactory} (a pool of its
  * own that no meter, health contributor or observation of the application sees) against
@@ -38,8 +41,11 @@ public final class SharedRehearsal {
 
 	private final CompletableFuture<RehearsalOutcome> result = new CompletableFuture<>();
 
+	private final AtomicLong deadline;
+
 	private SharedRehearsal(Plan plan) {
 		this.plan = plan;
+		this.deadline = new AtomicLong(System.nanoTime() + plan.budget().toNanos());
 	}
 
 	/**
@@ -52,8 +58,7 @@ public final class SharedRehearsal {
 		synchronized (lock) {
 			if (current == null) {
 				SharedRehearsal rehearsal = new SharedRehearsal(plan);
-				long deadline = System.nanoTime() + plan.budget().toNanos() / 2;
-				Thread thread = new Thread(() -> rehearsal.result.complete(rehearsal.run(clients, deadline)),
+				Thread thread = new Thread(() -> rehearsal.result.complete(rehearsal.run(clients)),
 						"http-pool-warmup-rehearsal");
 				thread.setDaemon(true);
 				thread.start();
@@ -81,13 +86,16 @@ public final class SharedRehearsal {
 	}
 
 	/**
-	 * Wait for the rehearsal, at most until the deadline.
-	 * @param deadlineNanos the deadline, as {@link System#nanoTime()}
+	 * Have the rehearsal stop sending requests by a deadline, and wait for it to end.
+	 * @param stopNanos when it sends no more requests, as {@link System#nanoTime()}
+	 * @param waitNanos how long to wait at most for the request in flight, as
+	 * {@link System#nanoTime()}
 	 * @return the outcome
 	 */
-	RehearsalOutcome await(long deadlineNanos) {
+	RehearsalOutcome await(long stopNanos, long waitNanos) {
+		this.deadline.accumulateAndGet(stopNanos, (current, given) -> (given - current < 0) ? given : current);
 		try {
-			return this.result.get(Math.max(0, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
+			return this.result.get(Math.max(0, waitNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
@@ -99,7 +107,8 @@ public final class SharedRehearsal {
 				"still running when the warm-up budget ran out", null);
 	}
 
-	private RehearsalOutcome run(RehearsalClientFactory clients, long deadline) {
+	private RehearsalOutcome run(RehearsalClientFactory clients) {
+		LongSupplier deadline = this.deadline::get;
 		long start = System.nanoTime();
 		RehearsalOutcome outcome;
 		try {
@@ -147,7 +156,8 @@ public final class SharedRehearsal {
 	 * @param requests the number of requests, over HTTP and again over TLS
 	 * @param types application types written and read as JSON
 	 * @param tls whether some client calls HTTPS upstreams, so that TLS is rehearsed too
-	 * @param budget the warm-up budget; the rehearsal stops after half of it
+	 * @param budget the warm-up budget: the rehearsal stops one budget after it started,
+	 * or when the warm-up has waited half of it
 	 */
 	public record Plan(int requests, List<Class<?>> types, boolean tls, Duration budget) {
 

@@ -140,7 +140,7 @@ final class StartupBenchmark {
 			return Files.readAllLines(log, StandardCharsets.UTF_8)
 				.stream()
 				.filter((line) -> line.contains("HTTP pools: rehearsal"))
-				.map((line) -> " (" + line.substring(line.indexOf("rehearsal")) + ")")
+				.map((line) -> " (" + line.substring(line.indexOf("HTTP pools: ") + 12) + ")")
 				.findFirst()
 				.orElse("");
 		}
