@@ -82,13 +82,11 @@ public final class HttpPoolWarmer implements ApplicationRunner, Ordered {
 		try {
 			List<Supplier<WarmupOutcome>> started = new ArrayList<>();
 			for (PoolWarmup warmup : this.warmups.all()) {
-				started.add(warmup.start(budget, deadline, executor));
+				started.add(warmup.start(budget, deadline, executor, rehearsal));
 			}
 			List<WarmupOutcome> results = new ArrayList<>();
-			for (int i = 0; i < started.size(); i++) {
-				PoolWarmup warmup = this.warmups.all().get(i);
-				WarmupOutcome outcome = withRehearsal(started.get(i).get(), rehearsal);
-				warmup.pool().setDetail("warmup", outcome.toDetails());
+			for (Supplier<WarmupOutcome> warmup : started) {
+				WarmupOutcome outcome = warmup.get();
 				this.outcomes.record(outcome);
 				results.add(outcome);
 			}
@@ -104,13 +102,6 @@ public final class HttpPoolWarmer implements ApplicationRunner, Ordered {
 			// Connects still running finish on their own and release their connection.
 			executor.shutdown();
 		}
-	}
-
-	private static WarmupOutcome withRehearsal(WarmupOutcome outcome, RehearsalOutcome rehearsal) {
-		return new WarmupOutcome(outcome.pool(), outcome.startedAt(), outcome.duration(), outcome.budget(),
-				outcome.connectionsRequested(), outcome.connectionsOpened(), outcome.connectionsAlreadyOpen(),
-				outcome.connectTime(), outcome.requestsSent(), rehearsal.completed(), rehearsal.duration(),
-				outcome.skipped(), outcome.failures());
 	}
 
 	private static ThreadPoolExecutor newExecutor(int threads) {

@@ -116,14 +116,6 @@ public final class PoolWarmup {
 	}
 
 	/**
-	 * Return the pool.
-	 * @return the pool
-	 */
-	HttpPool pool() {
-		return this.pool;
-	}
-
-	/**
 	 * Return the settings.
 	 * @return the settings
 	 */
@@ -153,10 +145,12 @@ public final class PoolWarmup {
 	 * @param budget the budget of the whole warm-up, for messages
 	 * @param deadline when the budget runs out, as {@link System#nanoTime()}
 	 * @param executor runs the connects and the warm-up requests
+	 * @param rehearsal what the JVM's rehearsal did, for the outcome
 	 * @return completes the warm-up (waits for the connects, sends the requests asked for,
 	 * logs) and returns its outcome
 	 */
-	Supplier<WarmupOutcome> start(Duration budget, long deadline, ExecutorService executor) {
+	Supplier<WarmupOutcome> start(Duration budget, long deadline, ExecutorService executor,
+			RehearsalOutcome rehearsal) {
 		Instant startedAt = Instant.now();
 		long start = System.nanoTime();
 		this.lock.lock();
@@ -167,7 +161,7 @@ public final class PoolWarmup {
 			}
 			return () -> {
 				try {
-					return complete(preOpens, budget, deadline, executor, startedAt, start);
+					return complete(preOpens, budget, deadline, executor, startedAt, start, rehearsal);
 				}
 				finally {
 					this.lock.unlock();
@@ -181,7 +175,7 @@ public final class PoolWarmup {
 	}
 
 	private WarmupOutcome complete(List<ConnectionPreOpener.Pending> preOpens, Duration budget, long deadline,
-			ExecutorService executor, Instant startedAt, long start) {
+			ExecutorService executor, Instant startedAt, long start, RehearsalOutcome rehearsal) {
 		int requested = 0;
 		int opened = 0;
 		int alreadyOpen = 0;
@@ -210,9 +204,10 @@ public final class PoolWarmup {
 			}
 		}
 		WarmupOutcome outcome = new WarmupOutcome(this.name, startedAt, Duration.ofNanos(System.nanoTime() - start),
-				budget, requested, opened, alreadyOpen, Duration.ofNanos(connectNanos), requestsSent, 0, Duration.ZERO,
-				skipped, failures);
+				budget, requested, opened, alreadyOpen, Duration.ofNanos(connectNanos), requestsSent,
+				rehearsal.completed(), rehearsal.duration(), skipped, failures);
 		log(outcome);
+		this.pool.setDetail("warmup", outcome.toDetails());
 		return outcome;
 	}
 
