@@ -70,16 +70,22 @@ public final class HttpPoolWarmer implements ApplicationRunner, Ordered {
 	public List<WarmupOutcome> warmUp() {
 		Duration budget = this.warmups.budget();
 		long deadline = System.nanoTime() + budget.toNanos();
-		SharedRehearsal shared = this.warmups.rehearsal();
-		RehearsalOutcome rehearsal = (shared != null) ? shared.await(deadline - budget.toNanos() / 2, deadline)
-				: RehearsalOutcome.NONE;
-		int connections = this.warmups.all()
-			.stream()
-			.flatMap((warmup) -> warmup.targets().stream())
-			.mapToInt(WarmupTarget::connections)
-			.sum();
-		ThreadPoolExecutor executor = newExecutor(Math.max(1, Math.min(connections, MAX_CONNECT_THREADS)));
+		List<PoolWarmup> held = new ArrayList<>();
+		ThreadPoolExecutor executor = null;
 		try {
+			for (PoolWarmup warmup : this.warmups.all()) {
+				warmup.hold();
+				held.add(warmup);
+			}
+			SharedRehearsal shared = this.warmups.rehearsal();
+			RehearsalOutcome rehearsal = (shared != null) ? shared.await(deadline - budget.toNanos() / 2, deadline)
+					: RehearsalOutcome.NONE;
+			int connections = this.warmups.all()
+				.stream()
+				.flatMap((warmup) -> warmup.targets().stream())
+				.mapToInt(WarmupTarget::connections)
+				.sum();
+			executor = newExecutor(Math.max(1, Math.min(connections, MAX_CONNECT_THREADS)));
 			List<Supplier<WarmupOutcome>> started = new ArrayList<>();
 			for (PoolWarmup warmup : this.warmups.all()) {
 				started.add(warmup.start(budget, deadline, executor, rehearsal));
@@ -99,8 +105,11 @@ public final class HttpPoolWarmer implements ApplicationRunner, Ordered {
 			return results;
 		}
 		finally {
-			// Connects still running finish on their own and release their connection.
-			executor.shutdown();
+			held.forEach(PoolWarmup::release);
+			if (executor != null) {
+				// Connects still running finish on their own and release their connection.
+				executor.shutdown();
+			}
 		}
 	}
 

@@ -141,7 +141,7 @@ public final class PoolWarmup {
 
 	/**
 	 * Start the pool's part of the warm-up: pre-open every target's connections on the
-	 * executor. Keep-warm waits until the warm-up is complete.
+	 * executor. Call it between {@link #hold()} and {@link #release()}.
 	 * @param budget the budget of the whole warm-up, for messages
 	 * @param deadline when the budget runs out, as {@link System#nanoTime()}
 	 * @param executor runs the connects and the warm-up requests
@@ -153,25 +153,26 @@ public final class PoolWarmup {
 			RehearsalOutcome rehearsal) {
 		Instant startedAt = Instant.now();
 		long start = System.nanoTime();
+		List<ConnectionPreOpener.Pending> preOpens = new ArrayList<>();
+		for (WarmupTarget target : this.targets) {
+			preOpens.add(this.preOpener.start(target, target.connections(), 0, deadline, executor));
+		}
+		return () -> complete(preOpens, budget, deadline, executor, startedAt, start, rehearsal);
+	}
+
+	/**
+	 * Keep keep-warm away from the pool until {@link #release()}: the warm-up holds the
+	 * pool from its start, while it waits for the rehearsal, until it is complete.
+	 */
+	void hold() {
 		this.lock.lock();
-		try {
-			List<ConnectionPreOpener.Pending> preOpens = new ArrayList<>();
-			for (WarmupTarget target : this.targets) {
-				preOpens.add(this.preOpener.start(target, target.connections(), 0, deadline, executor));
-			}
-			return () -> {
-				try {
-					return complete(preOpens, budget, deadline, executor, startedAt, start, rehearsal);
-				}
-				finally {
-					this.lock.unlock();
-				}
-			};
-		}
-		catch (RuntimeException ex) {
-			this.lock.unlock();
-			throw ex;
-		}
+	}
+
+	/**
+	 * Let keep-warm run again.
+	 */
+	void release() {
+		this.lock.unlock();
 	}
 
 	private WarmupOutcome complete(List<ConnectionPreOpener.Pending> preOpens, Duration budget, long deadline,
