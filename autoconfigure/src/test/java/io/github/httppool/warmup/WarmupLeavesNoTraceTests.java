@@ -55,6 +55,7 @@ class WarmupLeavesNoTraceTests {
 							"http.pool.base-url=" + secure.baseUrl(),
 							"http.pool.warmup.targets[0].url=" + secure.baseUrl(),
 							"http.pool.warmup.targets[0].connections=2", "http.pool.warmup.rehearsal.requests=60",
+							"http.pool.warmup.budget=2m",
 							"http.pool.clients.partner.base-url=" + partner.baseUrl(),
 							"http.pool.clients.partner.warmup.targets[0].url=" + partner.baseUrl())))) {
 			MeterRegistry meters = context.getBean(MeterRegistry.class);

@@ -43,7 +43,7 @@ class WarmupRehearsalTests {
 		try (LoopbackHttpServer server = LoopbackHttpServer.http();
 				ConfigurableApplicationContext context = WarmupTestSupport.run(
 						"http.pool.warmup.targets[0].url=" + server.baseUrl(),
-						"http.pool.warmup.targets[0].connections=2", "http.pool.warmup.rehearsal.requests=120")) {
+						"http.pool.warmup.targets[0].connections=2", "http.pool.warmup.rehearsal.requests=120", "http.pool.warmup.budget=2m")) {
 			WarmupOutcome outcome = WarmupTestSupport.outcome(context, HttpPoolAutoConfiguration.DEFAULT_CLIENT);
 			assertThat(outcome.rehearsalRequests()).isEqualTo(120);
 			server.awaitOpenConnections(2, java.time.Duration.ofSeconds(2));
@@ -58,7 +58,7 @@ class WarmupRehearsalTests {
 	@Test
 	void theRehearsalGoesThroughTheSpringCustomizedClientWithJsonAndMarkedRequests() {
 		try (ConfigurableApplicationContext context = WarmupTestSupport.application(RecordingCustomizer.class)
-			.run(WarmupTestSupport.arguments("http.pool.warmup.rehearsal.requests=30"))) {
+			.run(WarmupTestSupport.arguments("http.pool.warmup.rehearsal.requests=30", "http.pool.warmup.budget=2m"))) {
 			List<Recorded> recorded = context.getBean(RecordingCustomizer.class).requests;
 			assertThat(recorded).as("30 rehearsal requests and the one that closes the connection").hasSize(31);
 			assertThat(recorded).allSatisfy((request) -> {
@@ -114,7 +114,7 @@ class WarmupRehearsalTests {
 		try (LoopbackHttpServer server = LoopbackHttpServer.https();
 				ConfigurableApplicationContext context = WarmupTestSupport.run(
 						WarmupPreOpenTests.concat(TestTls.clientBundleProperties("upstream", false),
-								"http.pool.ssl.bundle=upstream", "http.pool.warmup.rehearsal.requests=40",
+								"http.pool.ssl.bundle=upstream", "http.pool.warmup.rehearsal.requests=40", "http.pool.warmup.budget=2m",
 								"http.pool.warmup.targets[0].url=" + server.baseUrl()))) {
 			assertThat(WarmupTestSupport.outcome(context, HttpPoolAutoConfiguration.DEFAULT_CLIENT).rehearsalRequests())
 				.as("40 over HTTP, 40 over TLS")
@@ -129,7 +129,7 @@ class WarmupRehearsalTests {
 	@Test
 	void aClientWithAnHttpsBaseUrlRehearsesOverTlsWithoutAnyTarget() {
 		try (ConfigurableApplicationContext context = WarmupTestSupport.run("http.pool.base-url=https://127.0.0.1:9",
-				"http.pool.warmup.rehearsal.requests=40")) {
+				"http.pool.warmup.rehearsal.requests=40", "http.pool.warmup.budget=2m")) {
 			assertThat(WarmupTestSupport.outcome(context, HttpPoolAutoConfiguration.DEFAULT_CLIENT).rehearsalRequests())
 				.as("40 over HTTP, 40 over TLS")
 				.isEqualTo(80);
@@ -139,7 +139,7 @@ class WarmupRehearsalTests {
 	@Test
 	void aPlainHttpClientRehearsesOverHttpOnly() {
 		try (ConfigurableApplicationContext context = WarmupTestSupport.run("http.pool.base-url=http://127.0.0.1:9",
-				"http.pool.warmup.rehearsal.requests=40")) {
+				"http.pool.warmup.rehearsal.requests=40", "http.pool.warmup.budget=2m")) {
 			assertThat(WarmupTestSupport.outcome(context, HttpPoolAutoConfiguration.DEFAULT_CLIENT).rehearsalRequests())
 				.isEqualTo(40);
 		}
@@ -148,7 +148,7 @@ class WarmupRehearsalTests {
 	@Test
 	void applicationTypesAreWrittenAndReadBackAsJson() {
 		try (ConfigurableApplicationContext context = WarmupTestSupport.application(RecordingCustomizer.class)
-			.run(WarmupTestSupport.arguments("http.pool.warmup.rehearsal.requests=40",
+			.run(WarmupTestSupport.arguments("http.pool.warmup.rehearsal.requests=40", "http.pool.warmup.budget=2m",
 					"http.pool.warmup.rehearsal.types=" + Quote.class.getName() + "," + Order.class.getName()))) {
 			List<Recorded> recorded = context.getBean(RecordingCustomizer.class).requests;
 			assertThat(WarmupTestSupport.outcome(context, HttpPoolAutoConfiguration.DEFAULT_CLIENT).rehearsalRequests())
