@@ -12,6 +12,8 @@ import io.github.httppool.pool.HttpPools;
 import io.github.httppool.pool.PooledClientHttpRequestFactoryBuilder;
 import io.github.httppool.pool.ReloadableTlsSocketStrategy;
 import io.github.httppool.warmup.RehearsalClientFactory;
+import io.micrometer.core.instrument.observation.DefaultMeterObservationHandler;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.observation.ObservationHandler;
 import io.micrometer.observation.ObservationRegistry;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
@@ -23,6 +25,7 @@ import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.http.client.HttpClientSettings;
 import org.springframework.boot.restclient.RestClientCustomizer;
+import org.springframework.util.ClassUtils;
 import org.springframework.web.client.RestClient;
 
 /**
@@ -31,14 +34,19 @@ import org.springframework.web.client.RestClient;
  * Spring Boot's {@link RestClientCustomizer customizers}, so message conversion uses the
  * application's JSON mapper), on a pool with default settings that is registered
  * nowhere: no meter, health contributor or actuator endpoint sees it. Its observations
- * go to a registry of its own, never to the application's, and neither the application's
- * {@code RestClient.Builder} nor its pool customizers are used.
+ * go to a registry of its own (recorded as timers in a meter registry of its own when
+ * Micrometer's meters are on the class path), never to the application's, and neither
+ * the application's * {@code RestClient.Builder} nor its pool customizers are used.
  *
  * @since 0.1.0
  */
 public final class RehearsalClients implements RehearsalClientFactory {
 
 	private static final String NAME = "warmup-rehearsal";
+
+	private static final boolean MICROMETER_CORE_PRESENT = ClassUtils.isPresent(
+			"io.micrometer.core.instrument.observation.DefaultMeterObservationHandler",
+			RehearsalClients.class.getClassLoader());
 
 	private final HttpClientSettings baseline;
 
@@ -81,13 +89,31 @@ public final class RehearsalClients implements RehearsalClientFactory {
 	}
 
 	/**
-	 * A registry of the rehearsal's own, with a handler, so that the observation code
-	 * runs without reaching the application's meters, traces or logs.
+	 * A registry of the rehearsal's own, so that the observation code runs without
+	 * reaching the application's meters, traces or logs; with Micrometer's meters on the
+	 * class path, its timers are recorded too, in a registry of the rehearsal's own.
 	 */
 	private static ObservationRegistry observationRegistry() {
 		ObservationRegistry registry = ObservationRegistry.create();
-		registry.observationConfig().observationHandler((ObservationHandler<?>) (context) -> true);
+		if (MICROMETER_CORE_PRESENT) {
+			registry.observationConfig().observationHandler(ThrowAwayMeters.handler());
+		}
+		else {
+			registry.observationConfig().observationHandler((ObservationHandler<?>) (context) -> true);
+		}
 		return registry;
+	}
+
+	/**
+	 * Meters of the rehearsal's own, so that recording {@code http.client.requests} is
+	 * compiled before the first real call.
+	 */
+	private static final class ThrowAwayMeters {
+
+		static ObservationHandler<?> handler() {
+			return new DefaultMeterObservationHandler(new SimpleMeterRegistry());
+		}
+
 	}
 
 }
