@@ -36,7 +36,7 @@ import org.springframework.web.client.RestClient;
  * nowhere: no meter, health contributor or actuator endpoint sees it. Its observations
  * go to a registry of its own (recorded as timers in a meter registry of its own when
  * Micrometer's meters are on the class path), never to the application's, and neither
- * the application's * {@code RestClient.Builder} nor its pool customizers are used.
+ * the application's {@code RestClient.Builder} nor its pool customizers are used.
  *
  * @since 0.1.0
  */
