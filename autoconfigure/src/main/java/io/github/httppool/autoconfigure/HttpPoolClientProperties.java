@@ -581,8 +581,9 @@ public class HttpPoolClientProperties {
 		private boolean enabled = true;
 
 		/**
-		 * Maximum time the client's warm-up may add to start-up; what is not done by then
-		 * is abandoned and reported as a failure.
+		 * Maximum time the warm-up may add to start-up, all clients together (the largest
+		 * of the clients' budgets applies); what is not done by then is abandoned and
+		 * reported as a failure.
 		 */
 		private Duration budget = Duration.ofSeconds(5);
 
@@ -707,16 +708,17 @@ public class HttpPoolClientProperties {
 		public static class Rehearsal {
 
 			/**
-			 * Whether the client's request path (RestClient, message conversion,
-			 * HttpClient, connection handling) is rehearsed against an in-process
-			 * loopback endpoint at start-up.
+			 * Whether the request path (RestClient, message conversion, HttpClient,
+			 * connection handling) is rehearsed at start-up, once per JVM for all clients,
+			 * on a throw-away pool against an in-process loopback endpoint.
 			 */
 			private boolean enabled = true;
 
 			/**
-			 * Number of rehearsal requests.
+			 * Number of rehearsal requests, sent over HTTP and again over TLS when a client
+			 * calls HTTPS upstreams; the largest of the clients' values applies.
 			 */
-			private int requests = 300;
+			private int requests = 200;
 
 			/**
 			 * Application types (request and response bodies of the client's calls) that

@@ -180,15 +180,15 @@ final class HttpPoolPropertiesValidator {
 
 	private void validateWarmup(HttpPoolClientProperties pool) {
 		HttpPoolClientProperties.Warmup warmup = pool.getWarmup();
-		if (!warmup.isEnabled()) {
-			return;
+		if (warmup.isEnabled()) {
+			positive("warmup.budget", "warmup.budget", warmup.getBudget(),
+					"or set " + this.prefix + "warmup.enabled=false to turn the warm-up off");
+			if (warmup.getRehearsal().isEnabled() && warmup.getRehearsal().getRequests() < 1) {
+				reject("warmup.rehearsal.requests", "warmup.rehearsal.requests", "must be at least 1, such as 300; or"
+						+ " set " + this.prefix + "warmup.rehearsal.enabled=false to turn the rehearsal off");
+			}
 		}
-		positive("warmup.budget", "warmup.budget", warmup.getBudget(),
-				"or set " + this.prefix + "warmup.enabled=false to turn the warm-up off");
-		if (warmup.getRehearsal().isEnabled() && warmup.getRehearsal().getRequests() < 1) {
-			reject("warmup.rehearsal.requests", "warmup.rehearsal.requests", "must be at least 1, such as 300; or set "
-					+ this.prefix + "warmup.rehearsal.enabled=false to turn the rehearsal off");
-		}
+		// Targets are checked even while the warm-up is off, so that turning it on finds no typo.
 		List<HttpPoolClientProperties.Warmup.Target> targets = warmup.getTargets();
 		Map<String, Integer> upstreams = new HashMap<>();
 		int total = 0;
@@ -240,7 +240,7 @@ final class HttpPoolPropertiesValidator {
 					+ "max-total is " + pool.getMaxTotal() + "; lower the targets' connections or raise " + this.prefix
 					+ "max-total");
 		}
-		if (keepWarm && pool.getValidateAfterInactivity() != null) {
+		if (warmup.isEnabled() && keepWarm && pool.getValidateAfterInactivity() != null) {
 			validateKeepWarm(pool, warmup.getKeepWarm().intervalOrDefault(pool.getValidateAfterInactivity()));
 		}
 	}

@@ -155,7 +155,7 @@ public final class ConnectionPreOpener {
 	 * @param executor runs the connects; a direct executor connects one after the other
 	 * @return what happened
 	 */
-	public PreOpenResult open(WarmupTarget target, int wanted, int reserved, long deadlineNanos, Executor executor) {
+	PreOpenResult open(WarmupTarget target, int wanted, int reserved, long deadlineNanos, Executor executor) {
 		return start(target, wanted, reserved, deadlineNanos, executor).await(deadlineNanos);
 	}
 
@@ -178,7 +178,7 @@ public final class ConnectionPreOpener {
 	 * @param interval the time until the next check
 	 * @return what happened
 	 */
-	public PreOpenResult topUp(WarmupTarget target, int minIdle, long deadlineNanos, Duration interval) {
+	PreOpenResult topUp(WarmupTarget target, int minIdle, long deadlineNanos, Duration interval) {
 		String name = target.displayName();
 		HttpRoute route;
 		try {
@@ -220,7 +220,7 @@ public final class ConnectionPreOpener {
 	 * @param executor runs the connects
 	 * @return the pre-open in progress; {@link Pending#await(long)} gives its result
 	 */
-	public Pending start(WarmupTarget target, int wanted, int reserved, long deadlineNanos, Executor executor) {
+	Pending start(WarmupTarget target, int wanted, int reserved, long deadlineNanos, Executor executor) {
 		return start(target, wanted, reserved, deadlineNanos, executor,
 				TimeValue.ofMilliseconds(target.keepAlive().toMillis()), false);
 	}
@@ -365,7 +365,7 @@ public final class ConnectionPreOpener {
 	 * A pre-open in progress: its endpoints are leased and its connects handed to the
 	 * executor.
 	 */
-	public static final class Pending {
+	static final class Pending {
 
 		private final @Nullable PreOpenResult done;
 
@@ -416,7 +416,7 @@ public final class ConnectionPreOpener {
 		 * @return what happened so far; connects still running then are counted as
 		 * still connecting
 		 */
-		public PreOpenResult await(long deadlineNanos) {
+		PreOpenResult await(long deadlineNanos) {
 			if (this.done != null) {
 				return this.done;
 			}

@@ -22,9 +22,8 @@ import org.jspecify.annotations.Nullable;
  * @param skipped why the target was skipped, or {@code null}
  * @param failure the first failure, or {@code null}
  * @param elapsedNanos how long it took
- * @since 0.1.0
  */
-public record PreOpenResult(String target, @Nullable HttpRoute route, int wanted, int alreadyOpen, int opened,
+record PreOpenResult(String target, @Nullable HttpRoute route, int wanted, int alreadyOpen, int opened,
 		int failed, int stillConnecting, int notAttempted, @Nullable String skipped, @Nullable Throwable failure,
 		long elapsedNanos) {
 
@@ -40,7 +39,7 @@ public record PreOpenResult(String target, @Nullable HttpRoute route, int wanted
 	 * Return the number of open idle connections the route had when done.
 	 * @return already open plus opened
 	 */
-	public int open() {
+	int open() {
 		return this.alreadyOpen + this.opened;
 	}
 
@@ -48,7 +47,7 @@ public record PreOpenResult(String target, @Nullable HttpRoute route, int wanted
 	 * Return how long it took.
 	 * @return the elapsed time
 	 */
-	public Duration elapsed() {
+	Duration elapsed() {
 		return Duration.ofNanos(this.elapsedNanos);
 	}
 

@@ -2,6 +2,7 @@ package io.github.httppool.warmup;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.function.LongSupplier;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -55,11 +56,23 @@ final class Rehearsal {
 	 * @return the outcome
 	 */
 	RehearsalOutcome run(int requests, long deadlineNanos) {
+		return run(requests, () -> deadlineNanos);
+	}
+
+	/**
+	 * Send up to {@code requests} requests, stopping at a deadline that may move, then
+	 * one that makes the endpoint close the connection.
+	 * @param requests the number of requests
+	 * @param deadlineNanos when to stop, as {@link System#nanoTime()}, read before every
+	 * request
+	 * @return the outcome
+	 */
+	RehearsalOutcome run(int requests, LongSupplier deadlineNanos) {
 		long start = System.nanoTime();
 		int completed = 0;
 		String failure = null;
 		try {
-			for (int i = 0; i < requests && deadlineNanos - System.nanoTime() > 0; i++) {
+			for (int i = 0; i < requests && deadlineNanos.getAsLong() - System.nanoTime() > 0; i++) {
 				step(i);
 				completed++;
 			}

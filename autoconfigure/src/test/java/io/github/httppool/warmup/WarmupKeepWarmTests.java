@@ -52,6 +52,9 @@ class WarmupKeepWarmTests {
 			assertThat(WarmupTestSupport.stats(context, HttpPoolAutoConfiguration.DEFAULT_CLIENT).getAvailable())
 				.isEqualTo(2);
 			KeepWarm keepWarm = context.getBean(KeepWarm.class);
+			// a check records what it did after its connects are done: wait for the record
+			this.server.await("keep-warm's record of 2 re-opened connections",
+					() -> keepWarm.status().get(0).reopened() == 2, Duration.ofSeconds(2));
 			assertThat(keepWarm.status()).singleElement().satisfies((status) -> {
 				assertThat(status.reopened()).isEqualTo(2);
 				assertThat(status.lastFailure()).isNull();

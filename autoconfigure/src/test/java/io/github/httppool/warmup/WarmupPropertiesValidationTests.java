@@ -50,6 +50,22 @@ class WarmupPropertiesValidationTests {
 			});
 	}
 
+	@ParameterizedTest(name = "{0}")
+	@CsvSource(delimiter = '|', textBlock = """
+			warmup.targets[0].url=partner.example.com                 | http.pool.warmup.targets[0].url is invalid: 'partner.example.com' must be an http or https URL with a host
+			warmup.targets[0].connections=0                           | http.pool.warmup.targets[0].connections must be at least 1
+			clients.partner.warmup.targets[0].requests[0]=/health     | http.pool.clients.partner.warmup.targets[0].requests[0] is invalid
+			""")
+	void targetsAreValidatedWhileTheWarmupIsOff(String setting, String expected) {
+		this.contextRunner
+			.withPropertyValues("http.pool.warmup.enabled=false", "http.pool.warmup.targets[0].url=https://a.example",
+					"http.pool.clients.partner.warmup.targets[0].url=https://b.example", "http.pool." + setting)
+			.run((context) -> {
+				assertThat(context).hasFailed();
+				assertThat(FailureReports.analyze(context.getStartupFailure())).contains(expected);
+			});
+	}
+
 	@Test
 	void targetsMayNotOpenMoreConnectionsThanThePoolAllowsInTotal() {
 		this.contextRunner
@@ -137,9 +153,10 @@ class WarmupPropertiesValidationTests {
 	}
 
 	@Test
-	void invalidWarmupSettingsAreIgnoredWhenTheWarmupIsOff() {
+	void budgetAndRehearsalSettingsAreIgnoredWhileTheWarmupIsOff() {
 		this.contextRunner
-			.withPropertyValues("http.pool.warmup.enabled=false", "http.pool.warmup.targets[0].url=nonsense")
+			.withPropertyValues("http.pool.warmup.enabled=false", "http.pool.warmup.budget=0s",
+					"http.pool.warmup.rehearsal.requests=0", "http.pool.warmup.targets[0].url=https://a.example")
 			.run((context) -> assertThat(context).hasNotFailed());
 	}
 

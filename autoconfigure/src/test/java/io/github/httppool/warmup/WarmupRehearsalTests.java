@@ -13,6 +13,7 @@ import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuil
 import org.apache.hc.client5.http.ssl.DefaultClientTlsStrategy;
 import org.apache.hc.client5.http.ssl.HostnameVerificationPolicy;
 import org.apache.hc.client5.http.ssl.NoopHostnameVerifier;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.restclient.RestClientCustomizer;
@@ -32,15 +33,19 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class WarmupRehearsalTests {
 
+	@BeforeEach
+	void runANewRehearsal() {
+		SharedRehearsal.forget();
+	}
+
 	@Test
 	void theRehearsalSendsNothingToConfiguredTargets() {
 		try (LoopbackHttpServer server = LoopbackHttpServer.http();
 				ConfigurableApplicationContext context = WarmupTestSupport.run(
 						"http.pool.warmup.targets[0].url=" + server.baseUrl(),
-						"http.pool.warmup.targets[0].connections=2", "http.pool.warmup.rehearsal.requests=120")) {
+						"http.pool.warmup.targets[0].connections=2", "http.pool.warmup.rehearsal.requests=120", "http.pool.warmup.budget=2m")) {
 			WarmupOutcome outcome = WarmupTestSupport.outcome(context, HttpPoolAutoConfiguration.DEFAULT_CLIENT);
-			assertThat(outcome.rehearsal().completed()).isEqualTo(120);
-			assertThat(outcome.rehearsal().failure()).isNull();
+			assertThat(outcome.rehearsalRequests()).isEqualTo(120);
 			server.awaitOpenConnections(2, java.time.Duration.ofSeconds(2));
 			assertThat(server.acceptedConnections()).isEqualTo(2);
 			assertThat(server.totalRequests()).isZero();
@@ -53,7 +58,7 @@ class WarmupRehearsalTests {
 	@Test
 	void theRehearsalGoesThroughTheSpringCustomizedClientWithJsonAndMarkedRequests() {
 		try (ConfigurableApplicationContext context = WarmupTestSupport.application(RecordingCustomizer.class)
-			.run(WarmupTestSupport.arguments("http.pool.warmup.rehearsal.requests=30"))) {
+			.run(WarmupTestSupport.arguments("http.pool.warmup.rehearsal.requests=30", "http.pool.warmup.budget=2m"))) {
 			List<Recorded> recorded = context.getBean(RecordingCustomizer.class).requests;
 			assertThat(recorded).as("30 rehearsal requests and the one that closes the connection").hasSize(31);
 			assertThat(recorded).allSatisfy((request) -> {
@@ -109,12 +114,11 @@ class WarmupRehearsalTests {
 		try (LoopbackHttpServer server = LoopbackHttpServer.https();
 				ConfigurableApplicationContext context = WarmupTestSupport.run(
 						WarmupPreOpenTests.concat(TestTls.clientBundleProperties("upstream", false),
-								"http.pool.ssl.bundle=upstream", "http.pool.warmup.rehearsal.requests=40",
+								"http.pool.ssl.bundle=upstream", "http.pool.warmup.rehearsal.requests=40", "http.pool.warmup.budget=2m",
 								"http.pool.warmup.targets[0].url=" + server.baseUrl()))) {
-			RehearsalOutcome rehearsal = WarmupTestSupport.outcome(context, HttpPoolAutoConfiguration.DEFAULT_CLIENT)
-				.rehearsal();
-			assertThat(rehearsal.failure()).isNull();
-			assertThat(rehearsal.completed()).as("40 over HTTP, 40 over TLS").isEqualTo(80);
+			assertThat(WarmupTestSupport.outcome(context, HttpPoolAutoConfiguration.DEFAULT_CLIENT).rehearsalRequests())
+				.as("40 over HTTP, 40 over TLS")
+				.isEqualTo(80);
 			server.awaitOpenConnections(1, java.time.Duration.ofSeconds(2));
 			assertThat(server.totalRequests()).isZero();
 			assertThat(WarmupTestSupport.stats(context, HttpPoolAutoConfiguration.DEFAULT_CLIENT).getAvailable())
@@ -125,33 +129,30 @@ class WarmupRehearsalTests {
 	@Test
 	void aClientWithAnHttpsBaseUrlRehearsesOverTlsWithoutAnyTarget() {
 		try (ConfigurableApplicationContext context = WarmupTestSupport.run("http.pool.base-url=https://127.0.0.1:9",
-				"http.pool.warmup.rehearsal.requests=40")) {
-			RehearsalOutcome rehearsal = WarmupTestSupport.outcome(context, HttpPoolAutoConfiguration.DEFAULT_CLIENT)
-				.rehearsal();
-			assertThat(rehearsal.failure()).isNull();
-			assertThat(rehearsal.completed()).as("40 over HTTP, 40 over TLS").isEqualTo(80);
+				"http.pool.warmup.rehearsal.requests=40", "http.pool.warmup.budget=2m")) {
+			assertThat(WarmupTestSupport.outcome(context, HttpPoolAutoConfiguration.DEFAULT_CLIENT).rehearsalRequests())
+				.as("40 over HTTP, 40 over TLS")
+				.isEqualTo(80);
 		}
 	}
 
 	@Test
 	void aPlainHttpClientRehearsesOverHttpOnly() {
 		try (ConfigurableApplicationContext context = WarmupTestSupport.run("http.pool.base-url=http://127.0.0.1:9",
-				"http.pool.warmup.rehearsal.requests=40")) {
-			assertThat(WarmupTestSupport.outcome(context, HttpPoolAutoConfiguration.DEFAULT_CLIENT)
-				.rehearsal()
-				.completed()).isEqualTo(40);
+				"http.pool.warmup.rehearsal.requests=40", "http.pool.warmup.budget=2m")) {
+			assertThat(WarmupTestSupport.outcome(context, HttpPoolAutoConfiguration.DEFAULT_CLIENT).rehearsalRequests())
+				.isEqualTo(40);
 		}
 	}
 
 	@Test
 	void applicationTypesAreWrittenAndReadBackAsJson() {
 		try (ConfigurableApplicationContext context = WarmupTestSupport.application(RecordingCustomizer.class)
-			.run(WarmupTestSupport.arguments("http.pool.warmup.rehearsal.requests=40",
+			.run(WarmupTestSupport.arguments("http.pool.warmup.rehearsal.requests=40", "http.pool.warmup.budget=2m",
 					"http.pool.warmup.rehearsal.types=" + Quote.class.getName() + "," + Order.class.getName()))) {
 			List<Recorded> recorded = context.getBean(RecordingCustomizer.class).requests;
-			assertThat(WarmupTestSupport.outcome(context, HttpPoolAutoConfiguration.DEFAULT_CLIENT)
-				.rehearsal()
-				.failure()).isNull();
+			assertThat(WarmupTestSupport.outcome(context, HttpPoolAutoConfiguration.DEFAULT_CLIENT).rehearsalRequests())
+				.isEqualTo(40);
 			List<String> bodies = recorded.stream()
 				.filter((request) -> request.method() == HttpMethod.POST)
 				.map(Recorded::body)

@@ -53,14 +53,12 @@ class WarmupTargetTests {
 	}
 
 	@Test
-	void theSummaryLineNamesTargetsConnectionsHandshakeAndRehearsalTime() {
-		WarmupOutcome outcome = new WarmupOutcome("default", java.time.Instant.now(), Duration.ofMillis(640),
-				Duration.ofSeconds(5),
-				List.of(new TargetOutcome("https://a.example:443", 4, 4, 0, Duration.ofMillis(85), List.of(), null,
-						null)),
-				new RehearsalOutcome(300, 300, Duration.ofMillis(530), null, null));
-		assertThat(PoolWarmup.summary(outcome)).isEqualTo("HTTP pool 'default' warmed up in 640 ms: 1 target, 4 of 4"
-				+ " connections opened in 85 ms, rehearsal of 300 requests in 530 ms, no failures");
+	void theSummaryLineNamesConnectionsAndConnectTime() {
+		WarmupOutcome outcome = new WarmupOutcome("default", java.time.Instant.now(), Duration.ofMillis(140),
+				Duration.ofSeconds(5), 4, 4, 0, Duration.ofMillis(85), 0, 300, Duration.ofMillis(530), List.of(),
+				List.of());
+		assertThat(PoolWarmup.summary(outcome))
+			.isEqualTo("HTTP pool 'default' warmed up in 140 ms: 4 of 4 connections opened in 85 ms, no failures");
 	}
 
 	private static WarmupTarget target(String url) {

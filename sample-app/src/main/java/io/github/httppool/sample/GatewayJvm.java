@@ -120,7 +120,7 @@ record GatewayJvm(Path home, String version, int feature) {
 	 * @param upstreamUrl the URL the gateway forwards to
 	 * @param portFile where the gateway writes its port
 	 * @param log where its output goes
-	 * @param extraArgs arguments; those starting with {@code -D} become JVM system properties
+	 * @param extraArgs arguments; those starting with {@code -D} or {@code -X} are JVM options
 	 * @return the process
 	 * @throws IOException if it cannot be started
 	 */
@@ -130,7 +130,7 @@ record GatewayJvm(Path home, String version, int feature) {
 		command.add(this.home.resolve("bin").resolve("java").toString());
 		command.add("-Xmx512m");
 		command.add("-XX:+ExitOnOutOfMemoryError");
-		extraArgs.stream().filter((arg) -> arg.startsWith("-D")).forEach(command::add);
+		extraArgs.stream().filter(GatewayJvm::isJvmOption).forEach(command::add);
 		String classPath = System.getProperty("java.class.path");
 		if (isExecutableJar(classPath)) {
 			command.add("-jar");
@@ -150,8 +150,12 @@ record GatewayJvm(Path home, String version, int feature) {
 		command.add("--sample.exit-with-parent=true");
 		// readiness (ACCEPTING_TRAFFIC) is published after the application runners, the starter's warm-up included
 		command.add("--management.endpoint.health.probes.enabled=true");
-		extraArgs.stream().filter((arg) -> !arg.startsWith("-D")).forEach(command::add);
+		extraArgs.stream().filter((arg) -> !isJvmOption(arg)).forEach(command::add);
 		return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+	}
+
+	private static boolean isJvmOption(String arg) {
+		return arg.startsWith("-D") || arg.startsWith("-X");
 	}
 
 	private static boolean isExecutableJar(String classPath) {

@@ -4,7 +4,8 @@ import java.util.Arrays;
 
 /**
  * The jar's entry point: {@code demo [options]} runs the {@link Demo}, {@code benchmark [options]} the {@link Benchmark}, {@code client-path [options]} the
- * {@link io.github.httppool.benchmark.clientpath.ClientPathBenchmark}, {@code upstream [options]} runs a
+ * {@link io.github.httppool.benchmark.clientpath.ClientPathBenchmark}, {@code startup [options]} the
+ * {@link StartupBenchmark}, {@code upstream [options]} runs a
  * {@link DemoUpstream} on its own, anything else starts the {@link GatewayApplication} (an optional leading
  * {@code gateway} is dropped).
  */
@@ -24,6 +25,7 @@ public final class SampleLauncher {
 		switch (command) {
 			case "demo" -> Demo.main(rest);
 			case "benchmark" -> Benchmark.main(rest);
+			case "startup" -> StartupBenchmark.main(rest);
 			case "client-path" -> io.github.httppool.benchmark.clientpath.ClientPathBenchmark.main(rest);
 			case "upstream" -> Demo.runUpstream(rest);
 			case "gateway" -> GatewayApplication.main(rest);

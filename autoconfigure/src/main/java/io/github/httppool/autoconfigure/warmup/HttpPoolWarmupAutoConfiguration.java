@@ -4,13 +4,16 @@ import java.net.ProxySelector;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import io.github.httppool.autoconfigure.HttpPoolAutoConfiguration;
 import io.github.httppool.autoconfigure.HttpPoolClientProperties;
 import io.github.httppool.autoconfigure.HttpPoolClients;
 import io.github.httppool.autoconfigure.PooledRestClients;
+import io.github.httppool.autoconfigure.RehearsalClients;
 import io.github.httppool.pool.ConfiguredProxyRoutePlanner;
 import io.github.httppool.pool.HttpPool;
 import io.github.httppool.pool.HttpPools;
@@ -21,6 +24,7 @@ import io.github.httppool.warmup.HttpPoolWarmer;
 import io.github.httppool.warmup.KeepWarm;
 import io.github.httppool.warmup.PoolWarmup;
 import io.github.httppool.warmup.PoolWarmups;
+import io.github.httppool.warmup.SharedRehearsal;
 import io.github.httppool.warmup.WarmupOutcomes;
 import io.github.httppool.warmup.WarmupRequest;
 import io.github.httppool.warmup.WarmupTarget;
@@ -31,20 +35,25 @@ import org.apache.hc.client5.http.routing.HttpRoutePlanner;
 import org.apache.hc.core5.http.HttpHost;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.http.client.HttpClientSettings;
+import org.springframework.boot.restclient.RestClientCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.web.client.RestClient;
 
 /**
  * Auto-configuration of the warm-up of the managed pools ({@code http.pool.warmup.*} for
  * the default client, {@code http.pool.clients.<name>.warmup.*} for named ones): an
- * application runner that pre-opens connections, rehearses the request path and sends
- * the warm-up requests asked for before the application reports itself ready, and a
- * lifecycle bean that keeps {@code min-idle} connections warm.
+ * rehearsal of the request path, once per JVM on a throw-away pool, started in the
+ * background as soon as the pools exist; an application runner that waits for it,
+ * pre-opens connections and sends the warm-up requests asked for before the application
+ * reports itself ready; and a lifecycle bean that keeps {@code min-idle} connections
+ * warm.
  *
  * @since 0.1.0
  */
@@ -63,16 +72,42 @@ public final class HttpPoolWarmupAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	PoolWarmups httpPoolWarmups(HttpPoolClients httpPoolClients, HttpPools httpPools,
-			PooledRestClients pooledRestClients) {
+			PooledRestClients pooledRestClients, ObjectProvider<HttpClientSettings> httpClientSettings,
+			ObjectProvider<RestClientCustomizer> restClientCustomizers) {
 		List<PoolWarmup> warmups = new ArrayList<>();
+		Duration budget = null;
+		int rehearsalRequests = 0;
+		Set<Class<?>> rehearsalTypes = new LinkedHashSet<>();
+		boolean rehearseTls = false;
 		for (String name : httpPoolClients.names()) {
 			HttpPoolClientProperties client = httpPoolClients.get(name);
 			HttpPool pool = httpPools.get(name);
-			if (pool != null && client.getWarmup().isEnabled()) {
-				warmups.add(warmup(name, client, pool, pooledRestClients));
+			HttpPoolClientProperties.Warmup warmup = client.getWarmup();
+			if (pool != null && warmup.isEnabled()) {
+				PoolWarmup poolWarmup = warmup(name, client, pool, pooledRestClients);
+				warmups.add(poolWarmup);
+				budget = (budget == null || warmup.getBudget().compareTo(budget) > 0) ? warmup.getBudget() : budget;
+				if (warmup.getRehearsal().isEnabled()) {
+					rehearsalRequests = Math.max(rehearsalRequests, warmup.getRehearsal().getRequests());
+					rehearsalTypes.addAll(warmup.getRehearsal().getTypes());
+					rehearseTls |= callsHttps(client) || poolWarmup.targets()
+						.stream()
+						.anyMatch((target) -> "https".equals(target.url().getScheme()));
+				}
 			}
 		}
-		return new PoolWarmups(warmups);
+		if (budget == null) {
+			return new PoolWarmups(List.of(), Duration.ofSeconds(5), null);
+		}
+		budget = Milliseconds.roundUp(budget);
+		SharedRehearsal rehearsal = null;
+		if (rehearsalRequests > 0) {
+			RehearsalClients clients = new RehearsalClients(httpClientSettings.getIfAvailable(HttpClientSettings::defaults),
+					restClientCustomizers.orderedStream().toList());
+			rehearsal = SharedRehearsal.start(clients,
+					new SharedRehearsal.Plan(rehearsalRequests, List.copyOf(rehearsalTypes), rehearseTls, budget));
+		}
+		return new PoolWarmups(warmups, budget, rehearsal);
 	}
 
 	@Bean
@@ -97,11 +132,9 @@ public final class HttpPoolWarmupAutoConfiguration {
 					target.getRequests().stream().map(WarmupRequest::parse).toList(),
 					Milliseconds.roundUp(keepAlive(client, url))));
 		}
-		int rehearsal = warmup.getRehearsal().isEnabled() ? warmup.getRehearsal().getRequests() : 0;
-		PoolWarmup.Settings settings = new PoolWarmup.Settings(Milliseconds.roundUp(warmup.getBudget()),
-				warmup.isFailOnError(), rehearsal,
+		PoolWarmup.Settings settings = new PoolWarmup.Settings(warmup.isFailOnError(),
 				Milliseconds.roundUp(warmup.getKeepWarm().intervalOrDefault(client.getValidateAfterInactivity())),
-				HttpPoolClients.prefix(name) + "warmup.", warmup.getRehearsal().getTypes(), callsHttps(client));
+				HttpPoolClients.prefix(name) + "warmup.");
 		ConnectionPreOpener preOpener = new ConnectionPreOpener(name, pool.connectionManager(), routePlanner(client),
 				pool.serverKeepAlives());
 		return new PoolWarmup(pool, preOpener, targets, settings, () -> pooledRestClients.restClientBuilder(name));

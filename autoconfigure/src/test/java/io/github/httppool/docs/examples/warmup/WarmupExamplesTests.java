@@ -39,4 +39,19 @@ class WarmupExamplesTests {
 		});
 	}
 
+	@Test
+	void theTestingSettingTurnsTheWarmupOffForEveryClientAndStillValidatesTargets() {
+		ConfigurationExamples.contextRunner("warmup-tests.properties")
+			.withPropertyValues("http.pool.clients.billing.base-url=https://billing.example.com")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				HttpPoolClients clients = context.getBean(HttpPoolClients.class);
+				assertThat(clients.get("default").getWarmup().isEnabled()).isFalse();
+				assertThat(clients.get("billing").getWarmup().isEnabled()).isFalse();
+			});
+		ConfigurationExamples.contextRunner("warmup-tests.properties")
+			.withPropertyValues("http.pool.warmup.targets[0].url=partner.example.com")
+			.run((context) -> assertThat(context).hasFailed());
+	}
+
 }

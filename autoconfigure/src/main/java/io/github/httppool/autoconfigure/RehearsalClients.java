@@ -1,0 +1,119 @@
+package io.github.httppool.autoconfigure;
+
+import java.util.List;
+
+import javax.net.ssl.SSLContext;
+
+import io.github.httppool.keepalive.ServerKeepAlives;
+import io.github.httppool.metrics.PoolMonitor;
+import io.github.httppool.pool.ConnectionRetirement;
+import io.github.httppool.pool.HttpPool;
+import io.github.httppool.pool.HttpPools;
+import io.github.httppool.pool.PooledClientHttpRequestFactoryBuilder;
+import io.github.httppool.pool.ReloadableTlsSocketStrategy;
+import io.github.httppool.warmup.RehearsalClientFactory;
+import io.micrometer.core.instrument.observation.DefaultMeterObservationHandler;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.observation.ObservationHandler;
+import io.micrometer.observation.ObservationRegistry;
+import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
+import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
+import org.apache.hc.client5.http.ssl.DefaultClientTlsStrategy;
+import org.apache.hc.client5.http.ssl.HostnameVerificationPolicy;
+import org.apache.hc.client5.http.ssl.NoopHostnameVerifier;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.boot.http.client.HttpClientSettings;
+import org.springframework.boot.restclient.RestClientCustomizer;
+import org.springframework.util.ClassUtils;
+import org.springframework.web.client.RestClient;
+
+/**
+ * Creates the rehearsal's throw-away clients the way the managed clients are made (the
+ * same mapping of properties onto HttpClient, connection monitor, request factory and
+ * Spring Boot's {@link RestClientCustomizer customizers}, so message conversion uses the
+ * application's JSON mapper), on a pool with default settings that is registered
+ * nowhere: no meter, health contributor or actuator endpoint sees it. Its observations
+ * go to a registry of its own (recorded as timers in a meter registry of its own when
+ * Micrometer's meters are on the class path), never to the application's, and neither
+ * the application's {@code RestClient.Builder} nor its pool customizers are used.
+ *
+ * @since 0.1.0
+ */
+public final class RehearsalClients implements RehearsalClientFactory {
+
+	private static final String NAME = "warmup-rehearsal";
+
+	private static final boolean MICROMETER_CORE_PRESENT = ClassUtils.isPresent(
+			"io.micrometer.core.instrument.observation.DefaultMeterObservationHandler",
+			RehearsalClients.class.getClassLoader());
+
+	private final HttpClientSettings baseline;
+
+	private final List<RestClientCustomizer> customizers;
+
+	/**
+	 * Create a new instance.
+	 * @param baseline Spring Boot's HTTP client settings, as the managed pools use them
+	 * @param customizers the {@link RestClient} customizers, in order
+	 */
+	public RehearsalClients(HttpClientSettings baseline, List<RestClientCustomizer> customizers) {
+		this.baseline = baseline;
+		this.customizers = List.copyOf(customizers);
+	}
+
+	@Override
+	public Client create(@Nullable SSLContext tls) {
+		HttpPoolClientProperties properties = new HttpPoolClientProperties();
+		properties.getEviction().setEnabled(false);
+		HttpPoolPropertiesMapper mapper = new HttpPoolPropertiesMapper(properties, this.baseline, NAME,
+				HttpPoolBuilderCustomizers.NONE);
+		PoolMonitor monitor = mapper.monitor(NAME, NAME);
+		ConnectionRetirement retirement = new ConnectionRetirement();
+		ReloadableTlsSocketStrategy tlsStrategy = (tls != null) ? new ReloadableTlsSocketStrategy(
+				new DefaultClientTlsStrategy(tls, HostnameVerificationPolicy.CLIENT, NoopHostnameVerifier.INSTANCE))
+				: null;
+		PoolingHttpClientConnectionManager manager = mapper.connectionManager(tlsStrategy,
+				this.baseline.inetAddressFilter(), retirement, monitor);
+		ServerKeepAlives keepAlives = new ServerKeepAlives();
+		CloseableHttpClient httpClient = mapper.httpClient(manager, monitor, keepAlives);
+		HttpPool pool = new HttpPool(NAME, manager, httpClient, null, retirement, monitor, keepAlives);
+		HttpPools pools = new HttpPools();
+		pools.register(pool);
+		PooledClientHttpRequestFactoryBuilder requestFactories = new PooledClientHttpRequestFactoryBuilder(
+				this.baseline, new HttpPoolSelector(pool, null, this.baseline, pools, mapper, null));
+		RestClient.Builder builder = RestClient.builder();
+		this.customizers.forEach((customizer) -> customizer.customize(builder));
+		builder.requestFactory(requestFactories.build(this.baseline)).observationRegistry(observationRegistry());
+		return new Client(builder.build(), pools);
+	}
+
+	/**
+	 * A registry of the rehearsal's own, so that the observation code runs without
+	 * reaching the application's meters, traces or logs; with Micrometer's meters on the
+	 * class path, its timers are recorded too, in a registry of the rehearsal's own.
+	 */
+	private static ObservationRegistry observationRegistry() {
+		ObservationRegistry registry = ObservationRegistry.create();
+		if (MICROMETER_CORE_PRESENT) {
+			registry.observationConfig().observationHandler(ThrowAwayMeters.handler());
+		}
+		else {
+			registry.observationConfig().observationHandler((ObservationHandler<?>) (context) -> true);
+		}
+		return registry;
+	}
+
+	/**
+	 * Meters of the rehearsal's own, so that recording {@code http.client.requests} is
+	 * compiled before the first real call.
+	 */
+	private static final class ThrowAwayMeters {
+
+		static ObservationHandler<?> handler() {
+			return new DefaultMeterObservationHandler(new SimpleMeterRegistry());
+		}
+
+	}
+
+}
