@@ -31,7 +31,7 @@ import javax.net.ssl.TrustManagerFactory;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The side-by-side benchmark (issue 6): for each scenario and each repeat, a direct-to-upstream run (the load
+ * The side-by-side benchmark: for each scenario and each repeat, a direct-to-upstream run (the load
  * generator straight at the {@link DemoUpstream}, no gateway: the ceiling) and one run per gateway variant,
  * each gateway in a fresh JVM as in the {@link Demo}. The variant order is rotated per repeat. Load scenarios
  * ({@code http}, {@code https}, {@code mtls}, {@code virtual-threads}) print a table of throughput, latency and
@@ -48,7 +48,7 @@ public final class Benchmark {
 
 	/**
 	 * The variants of the {@code https} scenario: also the hand-built pool behind a bare {@code RestTemplate}
-	 * without Spring Boot's {@code http.client.requests} observation, as field report 000 writes it.
+	 * without Spring Boot's {@code http.client.requests} observation, as a gateway built on {@code new RestTemplate(factory)} writes it.
 	 */
 	static final List<String> HTTPS_VARIANTS = VARIANTS.stream()
 		.flatMap((variant) -> variant.equals("hand-tuned") ? Stream.of(variant, "hand-tuned-template")

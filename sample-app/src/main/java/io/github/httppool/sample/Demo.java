@@ -44,7 +44,7 @@ public final class Demo {
 			  --variants=a,b|all      variants in order (default new-rest-template,pooled); all =
 			                          new-rest-template,boot-default,jdk,hand-tuned,pooled
 			  --tls=MODE              mutual (default: HTTPS upstream that requires a client certificate, as
-			                          the bank gateway of field report 000), server (HTTPS upstream) or off
+			                          a bank gateway calling a partner), server (HTTPS upstream) or off
 			                          (plain HTTP)
 			  --gateway-arg=ARG       extra Spring Boot argument for every gateway, repeatable,
 			                          e.g. --gateway-arg=--http.pool.max-per-route=20
@@ -358,7 +358,7 @@ public final class Demo {
 		if ("off".equals(options.tls)) {
 			System.out.println("Plain HTTP on loopback: a new connection costs little here, so the connection and "
 					+ "TIME_WAIT columns show the difference best; by default (--tls=mutual) every new connection also "
-					+ "pays a TLS handshake with a client certificate, as in field report 000.");
+					+ "pays a TLS handshake with a client certificate, as for a bank gateway calling a partner over mutual TLS.");
 		}
 		else {
 			System.out.println("Every new upstream connection above paid a full TLS handshake"

@@ -9,7 +9,7 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * The {@link Benchmark}'s first-call measurement (issue 6 (d), field report 002): one caller sends
+ * The {@link Benchmark}'s first-call measurement (the slow first request after a deploy or an idle period): one caller sends
  * {@code requests} sequential requests through a client that is already connected to the target (for a gateway:
  * the connection that polled its readiness), waits longer than the upstream's keep-alive timeout, and sends one
  * more. It keeps the latency of the 1st, 2nd and 10th request, the steady state (median of the last

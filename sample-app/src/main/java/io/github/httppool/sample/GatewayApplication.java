@@ -5,7 +5,7 @@ import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 
 /**
- * A small API gateway in the shape of field report 000: {@code GET /proxy/**} forwards the rest of the path to
+ * A small API gateway in the shape of a bank's outbound gateway: {@code GET /proxy/**} forwards the rest of the path to
  * {@code sample.upstream-url} and returns the upstream's status and body.
  */
 @SpringBootApplication

@@ -53,7 +53,7 @@ class GatewayClientConfiguration {
 	}
 
 	private static UpstreamForwarder handTuned(Function<ClientHttpRequestFactory, UpstreamForwarder> forwarderOf) {
-		// What blog posts (and field report 000's fix) write: a pool, a client, a request factory; nothing else.
+		// What blog posts (and the usual fix for a gateway on new RestTemplate()) write: a pool, a client, a request factory; nothing else.
 		PoolingHttpClientConnectionManager connectionManager = PoolingHttpClientConnectionManagerBuilder.create()
 			.setMaxConnTotal(400)
 			.setMaxConnPerRoute(200)

@@ -29,8 +29,8 @@ public record SampleProperties(@DefaultValue("http://127.0.0.1:9090") String ups
 		POOLED,
 
 		/**
-		 * One {@code new RestTemplate()} for the application: {@code HttpURLConnection}, the setup of field
-		 * report 000.
+		 * One {@code new RestTemplate()} for the application: {@code HttpURLConnection}, the setup of a
+		 * gateway that opens a connection per call.
 		 */
 		NEW_REST_TEMPLATE,
 
@@ -49,12 +49,12 @@ public record SampleProperties(@DefaultValue("http://127.0.0.1:9090") String ups
 		/**
 		 * A {@code RestClient} from Spring Boot's {@code RestClient.Builder} (observed like the starter's) over a
 		 * hand-built {@code PoolingHttpClientConnectionManager} (400 total, 200 per route, JVM system properties
-		 * for TLS), the pool as blog posts and field report 000 write it.
+		 * for TLS), the pool as blog posts write it.
 		 */
 		HAND_TUNED,
 
 		/**
-		 * The same hand-built pool behind {@code new RestTemplate(factory)}, as field report 000 writes it: no
+		 * The same hand-built pool behind {@code new RestTemplate(factory)}, as the usual fix writes it: no
 		 * {@code http.client.requests} observation.
 		 */
 		HAND_TUNED_TEMPLATE

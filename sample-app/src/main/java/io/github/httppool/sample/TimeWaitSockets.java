@@ -11,7 +11,7 @@ import java.util.Set;
 /**
  * Finds TCP sockets in {@code TIME_WAIT} to or from a port by reading {@code /proc/net/tcp} and
  * {@code /proc/net/tcp6} (Linux only; state {@code 06} is {@code TIME_WAIT}). Every side that closed a
- * connection first keeps such a socket for about a minute; thousands of them are what field report 000 saw.
+ * connection first keeps such a socket for about a minute; thousands of them are what a gateway on {@code new RestTemplate()} leaves under load.
  */
 public final class TimeWaitSockets {
 

@@ -8,7 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 /**
- * The demonstration's options: by default the bank gateway of field report 000, mutual TLS to the upstream.
+ * The demonstration's options: by default a bank gateway calling a partner over mutual TLS to the upstream.
  */
 class DemoOptionsTests {
 

@@ -21,7 +21,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The benchmark's gateway variants without the starter, each started as the benchmark starts it, forwarding to a
- * real {@link DemoUpstream}: every variant but {@code hand-tuned-template} (field report 000's bare
+ * real {@link DemoUpstream}: every variant but {@code hand-tuned-template} (the bare
  * {@code RestTemplate}) records Spring Boot's {@code http.client.requests} observation, like the starter's client.
  */
 class GatewayClientVariantsTests {

@@ -135,7 +135,7 @@ public final class ClientPathBenchmark {
 		return () -> client.get().uri(target).exchange((request, response) -> response.getBody().readAllBytes());
 	}
 
-	/** The pool of field report 000's fix, at the sample gateway's limits. */
+	/** The hand-built pool of the usual {@code new RestTemplate(factory)} fix, at the sample gateway's limits. */
 	private static CloseableHttpClient handTunedHttpClient() {
 		return HttpClients.custom()
 			.setConnectionManager(PoolingHttpClientConnectionManagerBuilder.create()
