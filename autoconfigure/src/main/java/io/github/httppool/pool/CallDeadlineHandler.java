@@ -188,11 +188,7 @@ public final class CallDeadlineHandler implements ExecChainHandler {
 		@Override
 		public int read() throws IOException {
 			try {
-				int b = super.read();
-				if (b < 0) {
-					this.deadline.cancel();
-				}
-				return b;
+				return endAt(super.read());
 			}
 			catch (IOException ex) {
 				throw this.deadline.translate(ex);
@@ -202,15 +198,18 @@ public final class CallDeadlineHandler implements ExecChainHandler {
 		@Override
 		public int read(byte[] buffer, int offset, int length) throws IOException {
 			try {
-				int n = super.read(buffer, offset, length);
-				if (n < 0) {
-					this.deadline.cancel();
-				}
-				return n;
+				return endAt(super.read(buffer, offset, length));
 			}
 			catch (IOException ex) {
 				throw this.deadline.translate(ex);
 			}
+		}
+
+		private int endAt(int result) {
+			if (result < 0) {
+				this.deadline.cancel();
+			}
+			return result;
 		}
 
 		@Override
