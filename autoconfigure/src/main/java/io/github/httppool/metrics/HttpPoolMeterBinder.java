@@ -210,8 +210,10 @@ public final class HttpPoolMeterBinder implements MeterBinder {
 		@Override
 		public void routesRetained(Set<HttpRoute> retained) {
 			synchronized (this.routes) {
+				// A route first leased after the caller's snapshot is in the pool by now.
+				Set<HttpRoute> current = this.manager.getRoutes();
 				this.routes.entrySet().removeIf((entry) -> {
-					if (retained.contains(entry.getKey())) {
+					if (retained.contains(entry.getKey()) || current.contains(entry.getKey())) {
 						return false;
 					}
 					entry.getValue().forEach(this.registry::remove);
