@@ -1,11 +1,7 @@
 package io.github.httppool.pool;
 
-import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
-
 import io.github.httppool.testsupport.LoopbackHttpServer;
-import io.micrometer.observation.Observation;
-import io.micrometer.observation.ObservationHandler;
+import io.github.httppool.testsupport.RecordingObservationHandler;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -40,10 +36,10 @@ class ObservationTests {
 					RestClientObservationAutoConfiguration.class, RestTemplateObservationAutoConfiguration.class))
 			.withUserConfiguration(RecordingObservationConfiguration.class)
 			.run((context) -> {
-				RecordingHandler handler = context.getBean(RecordingHandler.class);
+				RecordingObservationHandler handler = context.getBean(RecordingObservationHandler.class);
 				context.getBean(RestClient.class).get().uri(this.server.url("/client")).retrieve().toBodilessEntity();
 				context.getBean(RestTemplate.class).getForObject(this.server.url("/template"), String.class);
-				assertThat(handler.names).containsExactly("http.client.requests", "http.client.requests");
+				assertThat(handler.names()).containsExactly("http.client.requests", "http.client.requests");
 				assertThat(this.server.acceptedConnections()).isEqualTo(1);
 			});
 	}
@@ -52,27 +48,10 @@ class ObservationTests {
 	static class RecordingObservationConfiguration {
 
 		@Bean
-		RecordingHandler recordingHandler() {
-			return new RecordingHandler();
+		RecordingObservationHandler recordingHandler() {
+			return new RecordingObservationHandler();
 		}
 
 	}
-
-	static class RecordingHandler implements ObservationHandler<Observation.Context> {
-
-		final List<String> names = new CopyOnWriteArrayList<>();
-
-		@Override
-		public void onStop(Observation.Context context) {
-			this.names.add(context.getName());
-		}
-
-		@Override
-		public boolean supportsContext(Observation.Context context) {
-			return true;
-		}
-
-	}
-
 
 }

@@ -3,7 +3,6 @@ package io.github.httppool.warmup;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Collectors;
 
 import io.github.httppool.autoconfigure.HttpPoolAutoConfiguration;
@@ -11,11 +10,10 @@ import io.github.httppool.autoconfigure.metrics.HttpPoolMetricsAutoConfiguration
 import io.github.httppool.pool.HttpPool;
 import io.github.httppool.pool.HttpPools;
 import io.github.httppool.testsupport.LoopbackHttpServer;
+import io.github.httppool.testsupport.RecordingObservationHandler;
 import io.github.httppool.testsupport.TestTls;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.observation.Observation;
-import io.micrometer.observation.ObservationHandler;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -59,7 +57,7 @@ class WarmupLeavesNoTraceTests {
 							"http.pool.clients.partner.base-url=" + partner.baseUrl(),
 							"http.pool.clients.partner.warmup.targets[0].url=" + partner.baseUrl())))) {
 			MeterRegistry meters = context.getBean(MeterRegistry.class);
-			List<String> observations = context.getBean(RecordingHandler.class).names;
+			List<String> observations = context.getBean(RecordingObservationHandler.class).names();
 			WarmupOutcome outcome = WarmupTestSupport.outcome(context, HttpPoolAutoConfiguration.DEFAULT_CLIENT);
 			assertThat(outcome.rehearsalRequests()).as("the rehearsal ran, over HTTP and TLS").isEqualTo(120);
 			secure.awaitOpenConnections(2, Duration.ofSeconds(2));
@@ -115,24 +113,8 @@ class WarmupLeavesNoTraceTests {
 	static class Observed {
 
 		@Bean
-		RecordingHandler recordingHandler() {
-			return new RecordingHandler();
-		}
-
-	}
-
-	static class RecordingHandler implements ObservationHandler<Observation.Context> {
-
-		final List<String> names = new CopyOnWriteArrayList<>();
-
-		@Override
-		public void onStop(Observation.Context context) {
-			this.names.add(context.getName());
-		}
-
-		@Override
-		public boolean supportsContext(Observation.Context context) {
-			return true;
+		RecordingObservationHandler recordingHandler() {
+			return new RecordingObservationHandler();
 		}
 
 	}
