@@ -4,7 +4,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import io.github.httppool.metrics.PoolMonitor;
+import io.github.httppool.pool.PoolMonitor;
 import io.github.httppool.pool.HttpPool;
 import io.github.httppool.pool.HttpPools;
 import org.apache.hc.core5.pool.PoolStats;

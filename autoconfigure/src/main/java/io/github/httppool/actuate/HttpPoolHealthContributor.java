@@ -4,8 +4,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 
-import io.github.httppool.metrics.LeaseOutcome;
-import io.github.httppool.metrics.PoolMonitor;
+import io.github.httppool.pool.LeaseOutcome;
+import io.github.httppool.pool.PoolMonitor;
 import io.github.httppool.pool.HttpPool;
 import io.github.httppool.pool.HttpPools;
 import org.jspecify.annotations.Nullable;

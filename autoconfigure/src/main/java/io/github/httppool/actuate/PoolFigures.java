@@ -6,8 +6,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import io.github.httppool.metrics.LeaseOutcome;
-import io.github.httppool.metrics.PoolMonitor;
+import io.github.httppool.pool.LeaseOutcome;
+import io.github.httppool.pool.PoolMonitor;
 import io.github.httppool.pool.HttpPool;
 import org.apache.hc.client5.http.HttpRoute;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;

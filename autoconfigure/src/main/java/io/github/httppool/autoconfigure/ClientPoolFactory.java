@@ -3,8 +3,8 @@ package io.github.httppool.autoconfigure;
 import java.util.IdentityHashMap;
 import java.util.Map;
 
-import io.github.httppool.metrics.PoolMonitor;
-import io.github.httppool.keepalive.ServerKeepAlives;
+import io.github.httppool.pool.PoolMonitor;
+import io.github.httppool.pool.ServerKeepAlives;
 import io.github.httppool.pool.ConnectionRetirement;
 import io.github.httppool.pool.HttpPool;
 import io.github.httppool.pool.HttpPools;

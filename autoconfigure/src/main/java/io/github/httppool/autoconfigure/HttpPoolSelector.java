@@ -4,8 +4,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
 
-import io.github.httppool.metrics.PoolMonitor;
-import io.github.httppool.keepalive.ServerKeepAlives;
+import io.github.httppool.pool.PoolMonitor;
+import io.github.httppool.pool.ServerKeepAlives;
 import io.github.httppool.pool.ConnectionRetirement;
 import io.github.httppool.pool.HttpPool;
 import io.github.httppool.pool.HttpPools;

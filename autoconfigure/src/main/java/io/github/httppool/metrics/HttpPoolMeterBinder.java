@@ -8,7 +8,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.ToDoubleFunction;
 
 import io.github.httppool.pool.HttpPool;
+import io.github.httppool.pool.CloseReason;
 import io.github.httppool.pool.HttpPools;
+import io.github.httppool.pool.LeaseOutcome;
+import io.github.httppool.pool.PoolListener;
+import io.github.httppool.pool.PoolMonitor;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;

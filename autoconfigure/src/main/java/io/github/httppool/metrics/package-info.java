@@ -1,8 +1,7 @@
 /**
- * Observability of the managed pools: the connection manager and connection decorators
- * that time leases and count connections, the pool-exhausted error, leak detection and
- * the Micrometer meter binder. Only {@link io.github.httppool.metrics.HttpPoolMeterBinder}
- * needs Micrometer.
+ * Micrometer meters for the managed pools: a {@link io.github.httppool.pool.PoolListener}
+ * per pool that records its events, and gauges of its state. Depends only on
+ * {@code io.github.httppool.pool}.
  */
 @NullMarked
 package io.github.httppool.metrics;

@@ -2,6 +2,7 @@ package io.github.httppool.metrics;
 
 import java.time.Duration;
 
+import io.github.httppool.pool.HttpPoolExhaustedException;
 import io.github.httppool.testsupport.LoopbackHttpServer;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.apache.hc.core5.http.ConnectionRequestTimeoutException;

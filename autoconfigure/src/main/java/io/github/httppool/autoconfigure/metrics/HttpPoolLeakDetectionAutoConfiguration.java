@@ -1,7 +1,7 @@
 package io.github.httppool.autoconfigure.metrics;
 
 import io.github.httppool.autoconfigure.HttpPoolAutoConfiguration;
-import io.github.httppool.metrics.LeakDetector;
+import io.github.httppool.pool.LeakDetector;
 import io.github.httppool.pool.HttpPools;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
 

@@ -1,4 +1,4 @@
-package io.github.httppool.metrics;
+package io.github.httppool.pool;
 
 import java.io.IOException;
 import java.util.Set;

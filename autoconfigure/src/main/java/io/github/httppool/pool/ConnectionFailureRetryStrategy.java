@@ -1,4 +1,4 @@
-package io.github.httppool.retry;
+package io.github.httppool.pool;
 
 import java.io.IOException;
 import java.io.InterruptedIOException;

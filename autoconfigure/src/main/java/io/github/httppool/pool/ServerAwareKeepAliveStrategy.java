@@ -1,4 +1,4 @@
-package io.github.httppool.keepalive;
+package io.github.httppool.pool;
 
 import java.time.Duration;
 import java.util.Iterator;

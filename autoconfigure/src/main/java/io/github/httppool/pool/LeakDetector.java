@@ -1,12 +1,8 @@
-package io.github.httppool.metrics;
+package io.github.httppool.pool;
 
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
-import io.github.httppool.pool.DaemonScheduler;
-import io.github.httppool.pool.HttpPool;
-import io.github.httppool.pool.HttpPools;
-import io.github.httppool.pool.PoolBackgroundTask;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 

@@ -1,4 +1,4 @@
-package io.github.httppool.metrics;
+package io.github.httppool.pool;
 
 import org.apache.hc.client5.http.HttpRoute;
 import org.apache.hc.core5.http.ConnectionRequestTimeoutException;

@@ -1,9 +1,8 @@
-package io.github.httppool.keepalive;
+package io.github.httppool.pool;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-import io.github.httppool.pool.RouteKey;
 import org.apache.hc.client5.http.ConnectionKeepAliveStrategy;
 import org.apache.hc.client5.http.RouteInfo;
 import org.apache.hc.client5.http.protocol.HttpClientContext;

@@ -1,4 +1,4 @@
-package io.github.httppool.metrics;
+package io.github.httppool.pool;
 
 import java.util.Set;
 

@@ -1,7 +1,0 @@
-/**
- * Retry of requests whose pooled connection failed before a response arrived.
- */
-@NullMarked
-package io.github.httppool.retry;
-
-import org.jspecify.annotations.NullMarked;
