@@ -1,7 +1,5 @@
 package io.github.httppool.sample;
 
-import java.nio.file.Path;
-
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
@@ -9,56 +7,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * Settings of the sample gateway, bound to {@code sample.*}.
  *
  * @param upstreamUrl base URL that {@code /proxy/**} forwards to
- * @param client which HTTP client forwards the calls
- * @param portFile file to write the gateway's HTTP port to once it listens (used by the demo); none by default
- * @param exitWithParent whether to exit when standard input closes, that is when the demo process that
- * started this gateway ends (used by the demo)
  */
 @ConfigurationProperties("sample")
-public record SampleProperties(@DefaultValue("http://127.0.0.1:9090") String upstreamUrl,
-		@DefaultValue("pooled") ClientMode client, Path portFile, @DefaultValue("false") boolean exitWithParent) {
-
-	/**
-	 * The HTTP client the gateway forwards with.
-	 */
-	public enum ClientMode {
-
-		/**
-		 * The injected {@code RestClient}: with the starter, one pooled Apache HttpClient 5.
-		 */
-		POOLED,
-
-		/**
-		 * One {@code new RestTemplate()} for the application: {@code HttpURLConnection}, the setup of a
-		 * gateway that opens a connection per call.
-		 */
-		NEW_REST_TEMPLATE,
-
-		/**
-		 * A {@code RestClient} from Spring Boot's {@code RestClient.Builder}; run with
-		 * {@code http.pool.enabled=false} to see Spring Boot's own defaults.
-		 */
-		BOOT_DEFAULT,
-
-		/**
-		 * A {@code RestClient} from Spring Boot's {@code RestClient.Builder} over the JDK's
-		 * {@code java.net.http.HttpClient}.
-		 */
-		JDK,
-
-		/**
-		 * A {@code RestClient} from Spring Boot's {@code RestClient.Builder} (observed like the starter's) over a
-		 * hand-built {@code PoolingHttpClientConnectionManager} (400 total, 200 per route, JVM system properties
-		 * for TLS), the pool as blog posts write it.
-		 */
-		HAND_TUNED,
-
-		/**
-		 * The same hand-built pool behind {@code new RestTemplate(factory)}, as the usual fix writes it: no
-		 * {@code http.client.requests} observation.
-		 */
-		HAND_TUNED_TEMPLATE
-
-	}
+public record SampleProperties(@DefaultValue("http://127.0.0.1:9090") String upstreamUrl) {
 
 }

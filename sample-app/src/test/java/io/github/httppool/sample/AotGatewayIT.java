@@ -1,6 +1,8 @@
 package io.github.httppool.sample;
 
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -24,7 +26,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class AotGatewayIT {
 
-	private static final Path JAR = Path.of("target", "http-pool-sample-app.jar");
+	private static final Path JAR = Path.of("target", "http-pool-sample-app-exec.jar");
 
 	@TempDir
 	Path workDir;
@@ -39,28 +41,26 @@ class AotGatewayIT {
 
 	@Test
 	void theGatewayStartsWithAotEnabledAndForwardsThroughThePool() throws Exception {
-		Path portFile = this.workDir.resolve("gateway.port");
 		Path log = this.workDir.resolve("gateway.log");
-		try (DemoUpstream upstream = DemoUpstream.start(Duration.ZERO)) {
+		int port = freePort();
+		try (TestUpstream upstream = TestUpstream.start(Duration.ZERO)) {
 			Process gateway = new ProcessBuilder(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-					"-Xmx256m", "-Dspring.aot.enabled=true", "-jar", JAR.toString(), "gateway", "--server.port=0",
+					"-Xmx256m", "-Dspring.aot.enabled=true", "-jar", JAR.toString(), "--server.port=" + port,
 					"--spring.main.banner-mode=off", "--sample.upstream-url=" + upstream.baseUrl(),
-					"--sample.port-file=" + portFile, "--sample.exit-with-parent=true",
 					"--management.endpoint.health.probes.enabled=true"))
 				.redirectErrorStream(true)
 				.redirectOutput(log.toFile())
 				.start();
 			try {
-				int port = Demo.awaitPort(gateway, portFile, log);
 				HttpClient client = HttpClient.newHttpClient();
-				GatewayJvm.awaitReady(client, port, gateway, log);
+				awaitReady(client, port, gateway, log);
 
 				HttpResponse<String> forwarded = get(client, port, "/proxy/api/accounts/42");
 				String clientInfo = get(client, port, "/sample/client").body();
 
 				assertThat(forwarded.statusCode()).isEqualTo(200);
 				assertThat(upstream.requests()).isEqualTo(1);
-				assertThat(upstream.userAgents().keySet()).isNotEmpty()
+				assertThat(upstream.userAgents()).isNotEmpty()
 					.allMatch((agent) -> agent.startsWith("Apache-HttpClient/"));
 				assertThat(clientInfo).startsWith("pooled: the injected RestClient bean")
 					.contains("max-total 400, max-per-route 200");
@@ -71,6 +71,29 @@ class AotGatewayIT {
 				gateway.waitFor();
 			}
 		}
+	}
+
+	private static int freePort() throws IOException {
+		try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+			return socket.getLocalPort();
+		}
+	}
+
+	/** Wait for {@code 200} on the readiness probe, published once the application has started. */
+	private static void awaitReady(HttpClient client, int port, Process gateway, Path log) throws InterruptedException {
+		long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
+		while (System.nanoTime() < deadline && gateway.isAlive()) {
+			try {
+				if (get(client, port, "/actuator/health/readiness").statusCode() == 200) {
+					return;
+				}
+			}
+			catch (IOException ex) {
+				// not listening yet
+			}
+			Thread.sleep(100);
+		}
+		throw new IllegalStateException("The gateway did not report ready; see " + log);
 	}
 
 	private static HttpResponse<String> get(HttpClient client, int port, String path)

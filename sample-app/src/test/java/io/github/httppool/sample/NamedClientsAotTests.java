@@ -37,10 +37,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 @CompileWithForkedClassLoader
 class NamedClientsAotTests {
 
-	private final DemoUpstream upstream;
+	private final TestUpstream upstream;
 
 	NamedClientsAotTests() throws IOException {
-		this.upstream = DemoUpstream.start(Duration.ZERO);
+		this.upstream = TestUpstream.start(Duration.ZERO);
 	}
 
 	@AfterEach
@@ -75,7 +75,7 @@ class NamedClientsAotTests {
 				HttpPools pools = runtime.getBean(HttpPools.class);
 				assertThat(pools.get("partner").totalStats().getAvailable()).isEqualTo(1);
 				assertThat(pools.get("default").totalStats().getAvailable()).isZero();
-				assertThat(this.upstream.acceptedConnections()).isEqualTo(1);
+				assertThat(this.upstream.connections()).isEqualTo(1);
 			}
 		});
 	}
