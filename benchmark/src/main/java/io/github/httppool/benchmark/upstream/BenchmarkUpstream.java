@@ -26,7 +26,7 @@ import javax.net.ssl.SSLServerSocket;
 import javax.net.ssl.SSLSocket;
 
 /**
- * A small HTTP/1.1 upstream server for the demonstration and the tests: a plain {@link ServerSocket} on the
+ * A small HTTP/1.1 upstream server for the demonstration, the benchmarks and the tests: a {@link ServerSocket} on the
  * loopback interface, one named daemon thread per connection, keep-alive like an ordinary server, and counters
  * of the TCP connections it accepted and the requests it served, so a caller can compute requests per
  * upstream connection.
@@ -35,6 +35,9 @@ import javax.net.ssl.SSLSocket;
  * {@code 200 text/plain}; a path {@code /status/NNN} answers with status {@code NNN} instead. Connections stay
  * open until the client closes them, the client sends {@code Connection: close}, or the optional idle timeout
  * passes (then the server sends {@code Keep-Alive: timeout=N} like common servers do).
+ * <p>
+ * For the warm-up benchmark it answers {@link #quotes JSON quotes} instead, at once, and closes idle connections
+ * without announcing its timeout.
  * <p>
  * It can also speak TLS, optionally requiring a client certificate (mutual TLS), and then counts completed and
  * failed handshakes as well: with mutual TLS a client that does not reuse its connections pays a full handshake
@@ -71,11 +74,17 @@ public final class BenchmarkUpstream implements Closeable {
 
 	private final boolean tls;
 
-	private BenchmarkUpstream(Duration delay, Duration idleTimeout, SSLContext sslContext, boolean needClientAuth)
-			throws IOException {
+	private final boolean quotes;
+
+	private BenchmarkUpstream(Duration delay, Duration idleTimeout, SSLContext sslContext, boolean needClientAuth,
+			boolean quotes) throws IOException {
+		if (delay.isNegative() || idleTimeout.isNegative()) {
+			throw new IllegalArgumentException("delay and idleTimeout must not be negative");
+		}
 		this.delay = delay;
 		this.idleTimeout = idleTimeout;
 		this.tls = sslContext != null;
+		this.quotes = quotes;
 		ServerSocket serverSocket;
 		if (sslContext != null) {
 			SSLServerSocket sslServerSocket = (SSLServerSocket) sslContext.getServerSocketFactory().createServerSocket();
@@ -123,10 +132,23 @@ public final class BenchmarkUpstream implements Closeable {
 	 */
 	public static BenchmarkUpstream start(Duration delay, Duration idleTimeout, SSLContext sslContext,
 			boolean needClientAuth) throws IOException {
-		if (delay.isNegative() || idleTimeout.isNegative()) {
-			throw new IllegalArgumentException("delay and idleTimeout must not be negative");
-		}
-		return new BenchmarkUpstream(delay, idleTimeout, sslContext, needClientAuth);
+		return new BenchmarkUpstream(delay, idleTimeout, sslContext, needClientAuth, false);
+	}
+
+	/**
+	 * Start an upstream on a free loopback port that answers every request at once with a small JSON quote
+	 * ({@code application/json}: {@code symbol}, {@code price}, {@code currency}, {@code venue}, and the request's
+	 * number as {@code sequence}) and closes connections idle longer than {@code idleTimeout} without announcing
+	 * it (no {@code Keep-Alive} header), as many servers do.
+	 * @param sslContext the server's TLS context, or {@code null} for plain HTTP
+	 * @param needClientAuth whether a client certificate is required (mutual TLS)
+	 * @param idleTimeout how long an idle connection stays open
+	 * @return the running upstream
+	 * @throws IOException if the port cannot be bound
+	 */
+	public static BenchmarkUpstream quotes(SSLContext sslContext, boolean needClientAuth, Duration idleTimeout)
+			throws IOException {
+		return new BenchmarkUpstream(Duration.ZERO, idleTimeout, sslContext, needClientAuth, true);
 	}
 
 	/**
@@ -262,7 +284,7 @@ public final class BenchmarkUpstream implements Closeable {
 				}
 				String[] parts = requestLine.split(" ");
 				if (parts.length != 3) {
-					writeResponse(out, 400, "bad request line\n", false, false);
+					writeResponse(out, 400, "text/plain;charset=UTF-8", "bad request line\n", false, false);
 					return;
 				}
 				String method = parts[0];
@@ -298,16 +320,21 @@ public final class BenchmarkUpstream implements Closeable {
 				else {
 					skipFully(in, contentLength);
 				}
-				this.requests.incrementAndGet();
+				long request = this.requests.incrementAndGet();
 				this.userAgents.computeIfAbsent(userAgent, (agent) -> new LongAdder()).increment();
 				keepAlive = "HTTP/1.1".equals(version) ? !"close".equals(connection)
 						: "keep-alive".equals(connection);
 				if (!this.delay.isZero()) {
 					Thread.sleep(this.delay.toMillis());
 				}
-				int status = statusFor(target);
-				writeResponse(out, status, "upstream " + status + " " + target + "\n", keepAlive,
-						"HEAD".equals(method));
+				if (this.quotes) {
+					writeResponse(out, 200, "application/json", quote(request), keepAlive, "HEAD".equals(method));
+				}
+				else {
+					int status = statusFor(target);
+					writeResponse(out, status, "text/plain;charset=UTF-8", "upstream " + status + " " + target + "\n",
+							keepAlive, "HEAD".equals(method));
+				}
 			}
 		}
 		catch (SocketTimeoutException ex) {
@@ -339,17 +366,22 @@ public final class BenchmarkUpstream implements Closeable {
 		return 200;
 	}
 
-	private void writeResponse(OutputStream out, int status, String body, boolean keepAlive, boolean head)
-			throws IOException {
+	private static String quote(long request) {
+		return "{\"symbol\":\"ACME\",\"price\":" + (100 + request % 50) + ".25,\"currency\":\"EUR\",\"venue\":\"XAMS\","
+				+ "\"sequence\":" + request + "}";
+	}
+
+	private void writeResponse(OutputStream out, int status, String contentType, String body, boolean keepAlive,
+			boolean head) throws IOException {
 		byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
 		StringBuilder headers = new StringBuilder(160);
 		headers.append("HTTP/1.1 ").append(status).append(' ').append(reason(status)).append("\r\n");
-		headers.append("Content-Type: text/plain;charset=UTF-8\r\n");
+		headers.append("Content-Type: ").append(contentType).append("\r\n");
 		headers.append("Content-Length: ").append(bytes.length).append("\r\n");
 		if (!keepAlive) {
 			headers.append("Connection: close\r\n");
 		}
-		else if (!this.idleTimeout.isZero()) {
+		else if (!this.idleTimeout.isZero() && !this.quotes) {
 			headers.append("Keep-Alive: timeout=").append(Math.max(1, this.idleTimeout.toSeconds())).append("\r\n");
 		}
 		headers.append("\r\n");

@@ -15,6 +15,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
+import io.github.httppool.benchmark.upstream.BenchmarkUpstream;
+
 /**
  * Measures what the starter's warm-up does for the first call after start-up and the
  * first call after an idle period, in fresh JVMs, over HTTPS and mutual TLS on loopback.
@@ -107,7 +109,7 @@ public final class WarmupBenchmark {
 		Map<String, List<Result>> results = new LinkedHashMap<>();
 		for (String tls : tlsModes) {
 			boolean mutual = tls.equals("mtls");
-			try (BenchmarkUpstream upstream = new BenchmarkUpstream(certificates.serverSslContext(), mutual,
+			try (BenchmarkUpstream upstream = BenchmarkUpstream.quotes(certificates.serverSslContext(), mutual,
 					idleTimeout)) {
 				for (int run = 1; run <= runs; run++) {
 					for (String mode : List.of("off", "on")) {
@@ -146,7 +148,7 @@ public final class WarmupBenchmark {
 		else {
 			command.add(CHILD);
 		}
-		command.add("url=" + upstream.baseUrl());
+		command.add("url=" + url(upstream));
 		command.add("calls=" + settings.calls());
 		command.add("steady=" + settings.steady());
 		command.add("idle-wait-ms=" + settings.idleWaitMillis());
@@ -154,7 +156,7 @@ public final class WarmupBenchmark {
 		command.add("body=" + settings.body());
 		command.add("--");
 		List<String> overridden = appArgs.stream().map((arg) -> arg.split("=", 2)[0]).toList();
-		springArguments(certificates, mutual, mode, upstream.baseUrl()).stream()
+		springArguments(certificates, mutual, mode, url(upstream)).stream()
 			.filter((arg) -> !overridden.contains(arg.split("=", 2)[0]))
 			.forEach(command::add);
 		command.addAll(appArgs);
@@ -165,18 +167,18 @@ public final class WarmupBenchmark {
 				PrintWriter log = new PrintWriter(Files.newBufferedWriter(logFile))) {
 			expect(out, log, "READY");
 			Thread.sleep(settings.readyPauseMillis());
-			long accepted = upstream.accepted();
+			long accepted = upstream.acceptedConnections();
 			in.println("GO");
 			expect(out, log, "FIRST");
-			long firstConnections = upstream.accepted() - accepted;
+			long firstConnections = upstream.acceptedConnections() - accepted;
 			in.println("GO");
 			expect(out, log, "RAW_FIRST");
 			in.println("GO");
 			expect(out, log, "IDLE_READY");
-			accepted = upstream.accepted();
+			accepted = upstream.acceptedConnections();
 			in.println("GO");
 			expect(out, log, "AFTER_IDLE_MORE");
-			long idleConnections = upstream.accepted() - accepted;
+			long idleConnections = upstream.acceptedConnections() - accepted;
 			String result = expect(out, log, "RESULT");
 			in.println("GO");
 			if (!process.waitFor(30, TimeUnit.SECONDS)) {
@@ -194,6 +196,11 @@ public final class WarmupBenchmark {
 		finally {
 			process.destroyForcibly();
 		}
+	}
+
+	/** The upstream's URL by host name, as the measured JVMs call it (the certificate names both). */
+	private static String url(BenchmarkUpstream upstream) {
+		return "https://localhost:" + upstream.port();
 	}
 
 	private static List<String> springArguments(BenchmarkCertificates certificates, boolean mutual, String mode,

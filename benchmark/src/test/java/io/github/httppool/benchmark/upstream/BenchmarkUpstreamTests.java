@@ -1,6 +1,7 @@
 package io.github.httppool.benchmark.upstream;
 
 import java.io.BufferedReader;
+import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.net.InetAddress;
@@ -52,6 +53,46 @@ class BenchmarkUpstreamTests {
 			assertThat(in.lines()).contains("Connection: close", "upstream 200 /a"); // ends: the server closed
 			assertThat(upstream.acceptedConnections()).isEqualTo(1);
 		}
+	}
+
+	@Test
+	void quotesAreNumberedAndAnIdleConnectionIsClosedWithoutAnnouncement() throws Exception {
+		try (BenchmarkUpstream upstream = BenchmarkUpstream.quotes(null, false, Duration.ofMillis(300));
+				Socket socket = new Socket(InetAddress.getLoopbackAddress(), upstream.port())) {
+			socket.setSoTimeout(5000);
+			BufferedReader in = new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.US_ASCII));
+
+			String first = exchange(socket, in, "/quote/1");
+			String second = exchange(socket, in, "/quote/2");
+
+			assertThat(first).startsWith("HTTP/1.1 200 OK\n")
+				.contains("Content-Type: application/json\n")
+				.doesNotContain("Keep-Alive")
+				.endsWith("\"sequence\":1}");
+			assertThat(second).endsWith("\"sequence\":2}");
+			assertThat(in.read()).isEqualTo(-1); // closed once idle for 300 ms
+			assertThat(upstream.acceptedConnections()).isEqualTo(1);
+			assertThat(upstream.requests()).isEqualTo(2);
+		}
+	}
+
+	/** One GET on an open connection: the response's head, one line each, and its body. */
+	private static String exchange(Socket socket, BufferedReader in, String path) throws IOException {
+		OutputStream out = socket.getOutputStream();
+		out.write(("GET " + path + " HTTP/1.1\r\nHost: x\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+		out.flush();
+		StringBuilder response = new StringBuilder();
+		int length = 0;
+		for (String line = in.readLine(); !line.isEmpty(); line = in.readLine()) {
+			response.append(line).append('\n');
+			if (line.startsWith("Content-Length: ")) {
+				length = Integer.parseInt(line.substring(16));
+			}
+		}
+		for (int i = 0; i < length; i++) {
+			response.append((char) in.read());
+		}
+		return response.toString();
 	}
 
 }
