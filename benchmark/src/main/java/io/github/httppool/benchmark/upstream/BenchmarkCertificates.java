@@ -17,9 +17,10 @@ import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
 
 /**
- * Throw-away certificates for the demo's TLS modes, made at run time with the JDK's {@code keytool} (nothing is
- * downloaded or shipped): a self-signed server certificate for {@code 127.0.0.1}, a self-signed client
- * certificate, and PKCS#12 trust stores so that each side trusts the other. Valid for two days.
+ * Throw-away certificates for the TLS modes of the demo and the benchmarks, made at run time with the JDK's
+ * {@code keytool} (nothing is downloaded or shipped): a self-signed server certificate for {@code localhost} and
+ * {@code 127.0.0.1}, a self-signed client certificate, and PKCS#12 trust stores so that each side trusts the
+ * other. Valid for two days.
  *
  * @param directory where the files are
  * @param serverKeyStore the server's key and certificate
@@ -46,10 +47,10 @@ public record BenchmarkCertificates(Path directory, Path serverKeyStore, Path se
 		Path serverKeyStore = directory.resolve("server-key.p12");
 		Path clientKeyStore = directory.resolve("client-key.p12");
 		keytool(directory, "-genkeypair", "-alias", "server", "-keyalg", "EC", "-groupname", "secp256r1",
-				"-dname", "CN=127.0.0.1", "-ext", "SAN=ip:127.0.0.1", "-validity", "2", "-storetype", "PKCS12",
+				"-dname", "CN=localhost", "-ext", "SAN=dns:localhost,ip:127.0.0.1", "-validity", "2", "-storetype", "PKCS12",
 				"-keystore", serverKeyStore.toString(), "-storepass", PASSWORD);
 		keytool(directory, "-genkeypair", "-alias", "client", "-keyalg", "EC", "-groupname", "secp256r1",
-				"-dname", "CN=http-pool-demo-gateway", "-validity", "2", "-storetype", "PKCS12", "-keystore",
+				"-dname", "CN=http-pool-benchmark-client", "-validity", "2", "-storetype", "PKCS12", "-keystore",
 				clientKeyStore.toString(), "-storepass", PASSWORD);
 		Path serverTrustStore = directory.resolve("server-trust.p12");
 		Path clientTrustStore = directory.resolve("client-trust.p12");
@@ -58,7 +59,7 @@ public record BenchmarkCertificates(Path directory, Path serverKeyStore, Path se
 			trustStoreOf(serverKeyStore, "server", clientTrustStore);
 		}
 		catch (GeneralSecurityException ex) {
-			throw new IOException("Cannot write the demo trust stores", ex);
+			throw new IOException("Cannot write the trust stores", ex);
 		}
 		return new BenchmarkCertificates(directory, serverKeyStore, serverTrustStore, clientKeyStore, clientTrustStore);
 	}

@@ -15,6 +15,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
+import io.github.httppool.benchmark.upstream.BenchmarkCertificates;
 import io.github.httppool.benchmark.upstream.BenchmarkUpstream;
 
 /**
