@@ -38,7 +38,8 @@ class GatewayClientVariants {
 		UpstreamForwarder forwarder = switch (properties.client()) {
 			case NEW_REST_TEMPLATE -> UpstreamForwarder.of(new RestTemplate(),
 					"new-rest-template: one new RestTemplate() (HttpURLConnection, JDK keep-alive cache)");
-			case POOLED -> pooled(restClients, restClientBuilders);
+			case POOLED -> UpstreamForwarder.of(restClients.getObject(),
+					"pooled: the injected RestClient bean (http-pool starter)");
 			case BOOT_DEFAULT -> UpstreamForwarder.of(restClientBuilders.getObject().build(),
 					"boot-default: RestClient from Spring Boot's RestClient.Builder");
 			case JDK -> UpstreamForwarder.of(
@@ -86,18 +87,6 @@ class GatewayClientVariants {
 			}
 
 		};
-	}
-
-	private static UpstreamForwarder pooled(ObjectProvider<RestClient> restClients,
-			ObjectProvider<RestClient.Builder> restClientBuilders) {
-		RestClient restClient = restClients.getIfUnique();
-		if (restClient != null) {
-			return UpstreamForwarder.of(restClient, "pooled: the injected RestClient bean (http-pool starter)");
-		}
-		// Only until the starter provides its RestClient bean: Boot's builder (which the starter also pools).
-		logger.warn("No unique RestClient bean in the context; falling back to Spring Boot's RestClient.Builder");
-		return UpstreamForwarder.of(restClientBuilders.getObject().build(),
-				"pooled: RestClient from Spring Boot's RestClient.Builder (no RestClient bean found)");
 	}
 
 }
