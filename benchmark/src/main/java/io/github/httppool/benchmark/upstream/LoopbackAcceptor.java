@@ -11,7 +11,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 
 /**
- * The accepting half of the sample's loopback servers ({@link BenchmarkUpstream}, {@link LatencyRelay}): binds a
+ * The accepting half of the benchmark's loopback servers ({@link BenchmarkUpstream}, {@link LatencyRelay}): binds a
  * server socket to a free loopback port, hands every accepted socket to a handler on a named daemon thread,
  * and, when closed, closes the server socket and every socket still tracked.
  */

@@ -32,9 +32,7 @@ import io.github.httppool.benchmark.upstream.BenchmarkUpstream;
  * <p>
  * Run from the repository root after {@code mvn -B -q -DskipTests package}:
  * <pre>
- * java -cp sample-app/target/http-pool-sample-app.jar \
- *   -Dloader.main=io.github.httppool.benchmark.warmup.WarmupBenchmark \
- *   org.springframework.boot.loader.launch.PropertiesLauncher [--runs=5]
+ * java -jar benchmark/target/http-pool-benchmark.jar warmup [--runs=5]
  * </pre>
  */
 public final class WarmupBenchmark {

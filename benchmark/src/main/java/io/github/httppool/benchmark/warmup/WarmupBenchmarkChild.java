@@ -36,7 +36,7 @@ import org.springframework.web.client.RestClient;
 
 /**
  * One measured JVM of the {@link WarmupBenchmark}: starts a non-web application with the
- * starter (all auto-configuration of the sample's class path), then, in lock-step with
+ * starter (all auto-configuration of the benchmark's class path), then, in lock-step with
  * the parent over standard input and output, makes the first call, the first exchange over
  * a raw TLS socket opened before ready (the floor of a first call), the following calls,
  * waits until the upstream has closed the idle connections and makes one more call. Each
