@@ -25,4 +25,11 @@ record RehearsalOutcome(int planned, int completed, Duration duration, @Nullable
 				failure);
 	}
 
+	RehearsalOutcome followedBy(RehearsalOutcome other, Duration duration) {
+		String skipped = (other.skipped != null) ? "with the application's client: " + other.skipped : this.skipped;
+		String failure = (other.failure != null) ? "with the application's client: " + other.failure : this.failure;
+		return new RehearsalOutcome(this.planned + other.planned, this.completed + other.completed, duration, skipped,
+				failure);
+	}
+
 }

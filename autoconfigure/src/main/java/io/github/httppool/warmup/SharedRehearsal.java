@@ -8,6 +8,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -37,34 +38,114 @@ public final class SharedRehearsal {
 
 	private static @Nullable SharedRehearsal current;
 
+	/**
+	 * How long a rehearsal started early may run if nothing joins it (an application
+	 * whose context never creates the pools).
+	 */
+	private static final Duration UNJOINED_LIMIT = Duration.ofSeconds(30);
+
+	/**
+	 * Rounds of the request mix (three requests and one per type) in the leg that
+	 * follows an early rehearsal with the application's client.
+	 */
+	private static final int FOLLOW_UP_REQUESTS_PER_STEP = 10;
+
 	private final Plan plan;
 
-	private final CompletableFuture<RehearsalOutcome> result = new CompletableFuture<>();
+	private final long started = System.nanoTime();
 
 	private final AtomicLong deadline;
 
-	private SharedRehearsal(Plan plan) {
+	private volatile CompletableFuture<RehearsalOutcome> result = new CompletableFuture<>();
+
+	private boolean early;
+
+	private boolean joined;
+
+	private SharedRehearsal(Plan plan, Duration limit) {
 		this.plan = plan;
-		this.deadline = new AtomicLong(System.nanoTime() + plan.budget().toNanos());
+		this.deadline = new AtomicLong(this.started + limit.toNanos());
 	}
 
 	/**
-	 * Start the rehearsal in the background unless this JVM has run one already.
-	 * @param clients creates the throw-away client
+	 * Start the rehearsal in the background unless this JVM has run one already. A
+	 * rehearsal started early, with the application, is joined instead: from now on it
+	 * stops one budget later at the latest, and a short leg with the application's own
+	 * client and types follows it.
+	 * @param clients creates the throw-away client, with the application's
+	 * customizations
 	 * @param plan what to rehearse
 	 * @return the rehearsal of this JVM, started now or earlier
 	 */
 	public static SharedRehearsal start(RehearsalClientFactory clients, Plan plan) {
 		synchronized (lock) {
 			if (current == null) {
-				SharedRehearsal rehearsal = new SharedRehearsal(plan);
-				Thread thread = new Thread(() -> rehearsal.result.complete(rehearsal.run(clients)),
-						"http-pool-warmup-rehearsal");
-				thread.setDaemon(true);
-				thread.start();
+				SharedRehearsal rehearsal = new SharedRehearsal(plan, plan.budget());
+				rehearsal.result = rehearsal.runInBackground(() -> rehearsal.run(clients), true);
 				current = rehearsal;
 			}
+			else if (current.early && !current.joined) {
+				current.join(clients, plan);
+			}
 			return current;
+		}
+	}
+
+	/**
+	 * Start the rehearsal in the background as the application starts, before its
+	 * context exists: with a client without the application's customizations, and
+	 * without a deadline until {@link #start} joins it (its requests bound it). Does
+	 * nothing if this JVM has a rehearsal already.
+	 * @param clients creates the throw-away client
+	 * @param plan what to rehearse; its types are rehearsed later, by the leg that
+	 * follows when the rehearsal is joined
+	 */
+	public static void startEarly(RehearsalClientFactory clients, Plan plan) {
+		synchronized (lock) {
+			if (current == null) {
+				SharedRehearsal rehearsal = new SharedRehearsal(plan, UNJOINED_LIMIT);
+				rehearsal.early = true;
+				rehearsal.result = rehearsal.runInBackground(() -> rehearsal.run(clients), false);
+				current = rehearsal;
+			}
+		}
+	}
+
+	private void join(RehearsalClientFactory clients, Plan plan) {
+		this.joined = true;
+		long joinedAt = System.nanoTime();
+		this.deadline.accumulateAndGet(joinedAt + plan.budget().toNanos(),
+				(current, given) -> (given - current < 0) ? given : current);
+		int requests = Math.max(1, Math.min(plan.requests(), FOLLOW_UP_REQUESTS_PER_STEP * (3 + plan.types().size())));
+		this.result = this.result.thenCompose((outcome) -> (outcome.failure() != null) ? CompletableFuture
+			.completedFuture(outcome)
+				: runInBackground(() -> outcome.followedBy(followUp(clients, plan.types(), requests),
+						Duration.ofNanos(System.nanoTime() - this.started)), true));
+	}
+
+	private CompletableFuture<RehearsalOutcome> runInBackground(Supplier<RehearsalOutcome> leg, boolean last) {
+		CompletableFuture<RehearsalOutcome> future = new CompletableFuture<>();
+		Thread thread = new Thread(() -> {
+			RehearsalOutcome outcome = leg.get();
+			if (last) {
+				log(outcome);
+			}
+			future.complete(outcome);
+		}, "http-pool-warmup-rehearsal");
+		thread.setDaemon(true);
+		thread.start();
+		return future;
+	}
+
+	private RehearsalOutcome followUp(RehearsalClientFactory clients, List<Class<?>> types, int requests) {
+		long start = System.nanoTime();
+		try (RehearsalClientFactory.Client client = clients.create(null);
+				RehearsalEndpoint endpoint = RehearsalEndpoint.start("http-pool-warmup-rehearsal-http")) {
+			return new Rehearsal(client.restClient(), endpoint.baseUrl(), types).run(requests, this.deadline::get);
+		}
+		catch (Exception ex) {
+			return new RehearsalOutcome(requests, 0, Duration.ofNanos(System.nanoTime() - start), null,
+					Failures.describe(ex));
 		}
 	}
 
@@ -129,7 +210,6 @@ public final class SharedRehearsal {
 			outcome = new RehearsalOutcome(this.plan.requests(), 0, Duration.ofNanos(System.nanoTime() - start), null,
 					Failures.describe(ex));
 		}
-		log(outcome);
 		return outcome;
 	}
 
@@ -146,6 +226,7 @@ public final class SharedRehearsal {
 			logger.info("HTTP pools: rehearsal of " + outcome.completed() + " requests in "
 					+ outcome.duration().toMillis() + " ms on a throw-away pool"
 					+ (this.plan.tls() ? ", over HTTP and TLS" : "")
+					+ (this.early ? ", started with the application" : "")
 					+ ((outcome.skipped() != null) ? "; " + outcome.skipped() : ""));
 		}
 	}

@@ -8,6 +8,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Predicate;
 
 import io.github.httppool.autoconfigure.HttpPoolAutoConfiguration;
 import io.github.httppool.autoconfigure.HttpPoolClientProperties;
@@ -75,37 +76,22 @@ public final class HttpPoolWarmupAutoConfiguration {
 			PooledRestClients pooledRestClients, ObjectProvider<HttpClientSettings> httpClientSettings,
 			ObjectProvider<RestClientCustomizer> restClientCustomizers) {
 		List<PoolWarmup> warmups = new ArrayList<>();
-		Duration budget = null;
-		int rehearsalRequests = 0;
-		Set<Class<?>> rehearsalTypes = new LinkedHashSet<>();
-		boolean rehearseTls = false;
 		for (String name : httpPoolClients.names()) {
-			HttpPoolClientProperties client = httpPoolClients.get(name);
 			HttpPool pool = httpPools.get(name);
-			HttpPoolClientProperties.Warmup warmup = client.getWarmup();
-			if (pool != null && warmup.isEnabled()) {
-				PoolWarmup poolWarmup = warmup(name, client, pool, pooledRestClients);
-				warmups.add(poolWarmup);
-				budget = (budget == null || warmup.getBudget().compareTo(budget) > 0) ? warmup.getBudget() : budget;
-				if (warmup.getRehearsal().isEnabled()) {
-					rehearsalRequests = Math.max(rehearsalRequests, warmup.getRehearsal().getRequests());
-					rehearsalTypes.addAll(warmup.getRehearsal().getTypes());
-					rehearseTls |= callsHttps(client) || poolWarmup.targets()
-						.stream()
-						.anyMatch((target) -> "https".equals(target.url().getScheme()));
-				}
+			if (pool != null && httpPoolClients.get(name).getWarmup().isEnabled()) {
+				warmups.add(warmup(name, httpPoolClients.get(name), pool, pooledRestClients));
 			}
 		}
+		Duration budget = budget(httpPoolClients, (name) -> httpPools.get(name) != null);
 		if (budget == null) {
 			return new PoolWarmups(List.of(), Duration.ofSeconds(5), null);
 		}
-		budget = Milliseconds.roundUp(budget);
+		SharedRehearsal.Plan plan = rehearsalPlan(httpPoolClients, (name) -> httpPools.get(name) != null, budget);
 		SharedRehearsal rehearsal = null;
-		if (rehearsalRequests > 0) {
+		if (plan != null) {
 			RehearsalClients clients = new RehearsalClients(httpClientSettings.getIfAvailable(HttpClientSettings::defaults),
 					restClientCustomizers.orderedStream().toList());
-			rehearsal = SharedRehearsal.start(clients,
-					new SharedRehearsal.Plan(rehearsalRequests, List.copyOf(rehearsalTypes), rehearseTls, budget));
+			rehearsal = SharedRehearsal.start(clients, plan);
 		}
 		return new PoolWarmups(warmups, budget, rehearsal);
 	}
@@ -120,6 +106,46 @@ public final class HttpPoolWarmupAutoConfiguration {
 	@ConditionalOnMissingBean
 	KeepWarm httpPoolKeepWarm(PoolWarmups httpPoolWarmups) {
 		return new KeepWarm(httpPoolWarmups);
+	}
+
+	/**
+	 * Return the budget of the whole warm-up, the largest of the clients' budgets, or
+	 * {@code null} if no client with a pool warms up.
+	 */
+	static @Nullable Duration budget(HttpPoolClients clients, Predicate<String> hasPool) {
+		Duration budget = null;
+		for (String name : clients.names()) {
+			HttpPoolClientProperties.Warmup warmup = clients.get(name).getWarmup();
+			if (hasPool.test(name) && warmup.isEnabled()
+					&& (budget == null || warmup.getBudget().compareTo(budget) > 0)) {
+				budget = warmup.getBudget();
+			}
+		}
+		return (budget != null) ? Milliseconds.roundUp(budget) : null;
+	}
+
+	/**
+	 * Return what the rehearsal covers for all clients together, or {@code null} if no
+	 * client rehearses: the most requests any client asks for, every client's types, and
+	 * TLS when some client calls HTTPS upstreams.
+	 */
+	static SharedRehearsal.@Nullable Plan rehearsalPlan(HttpPoolClients clients, Predicate<String> hasPool,
+			Duration budget) {
+		int requests = 0;
+		Set<Class<?>> types = new LinkedHashSet<>();
+		boolean tls = false;
+		for (String name : clients.names()) {
+			HttpPoolClientProperties client = clients.get(name);
+			HttpPoolClientProperties.Warmup warmup = client.getWarmup();
+			if (hasPool.test(name) && warmup.isEnabled() && warmup.getRehearsal().isEnabled()) {
+				requests = Math.max(requests, warmup.getRehearsal().getRequests());
+				types.addAll(warmup.getRehearsal().getTypes());
+				tls |= callsHttps(client) || warmup.getTargets()
+					.stream()
+					.anyMatch((target) -> isHttps(String.valueOf(target.getUrl())));
+			}
+		}
+		return (requests > 0) ? new SharedRehearsal.Plan(requests, List.copyOf(types), tls, budget) : null;
 	}
 
 	private static PoolWarmup warmup(String name, HttpPoolClientProperties client, HttpPool pool,
