@@ -19,7 +19,8 @@ import java.util.Optional;
  * {@code /actuator/health/readiness}, with {@code http.pool.warmup.enabled} false and
  * true, for 1, 3 and 6 named clients (every other one calls an {@code https} base URL,
  * so 3 of 6 rehearse TLS), no warm-up targets. Runs alternate off and on; the table gives
- * the median over the runs and the difference.
+ * the median over the runs and the difference, of the time and of the processor time
+ * the gateway used until it was ready (all its threads: the work the warm-up adds).
  * <p>
  * Run from the repository root after {@code mvn -B -q -DskipTests clean package}:
  * <pre>
@@ -71,6 +72,7 @@ final class StartupBenchmark {
 		log("gateways on " + jvm.get().describe() + ", " + Runtime.getRuntime().availableProcessors()
 				+ " CPUs, load average " + loadAverage() + "; logs in " + directory);
 		Map<String, List<Double>> results = new LinkedHashMap<>();
+		Map<String, List<Double>> cpu = new LinkedHashMap<>();
 		for (int clients : clientCounts) {
 			for (int run = 1; run <= runs; run++) {
 				for (String mode : List.of("off", "on")) {
@@ -81,23 +83,30 @@ final class StartupBenchmark {
 						gatewayArgs.addAll(onArgs);
 					}
 					String id = clients + "-" + mode + "-" + run;
-					double seconds = timeToReady(jvm.get(), directory, id, gatewayArgs);
-					results.computeIfAbsent(clients + " " + mode, (key) -> new ArrayList<>()).add(seconds);
-					log(String.format(Locale.ROOT, "%d clients, warm-up %-3s run %d: ready in %.2f s%s", clients,
-							mode, run, seconds, rehearsalLine(directory.resolve(id + ".log"))));
+					Ready ready = timeToReady(jvm.get(), directory, id, gatewayArgs);
+					results.computeIfAbsent(clients + " " + mode, (key) -> new ArrayList<>()).add(ready.seconds());
+					cpu.computeIfAbsent(clients + " " + mode, (key) -> new ArrayList<>()).add(ready.cpuSeconds());
+					log(String.format(Locale.ROOT, "%d clients, warm-up %-3s run %d: ready in %.2f s, CPU %.2f s%s",
+							clients, mode, run, ready.seconds(), ready.cpuSeconds(),
+							rehearsalLine(directory.resolve(id + ".log"))));
 				}
 			}
 		}
 		System.out.println();
 		System.out.printf(Locale.ROOT, "Time to ready (process start to readiness UP), median of %d fresh JVMs, %s,"
 				+ " load average now %s%n", runs, jvm.get().describe(), loadAverage());
-		System.out.println("clients  https  warm-up off  warm-up on  difference   runs off / on (s)");
+		System.out.println("clients  https  warm-up off  warm-up on  difference   CPU off  CPU on  difference"
+				+ "   runs off / on (s)");
 		for (int clients : clientCounts) {
 			List<Double> off = results.get(clients + " off");
 			List<Double> on = results.get(clients + " on");
-			System.out.printf(Locale.ROOT, "%7d  %5d  %9.2f s  %8.2f s  %+8.2f s   %s / %s%n", clients,
-					(clients + 1) / 2, median(off), median(on), median(on) - median(off), format(off), format(on));
+			double cpuOff = median(cpu.get(clients + " off"));
+			double cpuOn = median(cpu.get(clients + " on"));
+			System.out.printf(Locale.ROOT, "%7d  %5d  %9.2f s  %8.2f s  %+8.2f s  %6.2f s %6.2f s  %+8.2f s   %s / %s%n",
+					clients, (clients + 1) / 2, median(off), median(on), median(on) - median(off), cpuOff, cpuOn,
+					cpuOn - cpuOff, format(off), format(on));
 		}
+		System.out.println("CPU: processor time the gateway JVM used until it was ready (all its threads).");
 	}
 
 	/**
@@ -114,7 +123,7 @@ final class StartupBenchmark {
 		return args;
 	}
 
-	private static double timeToReady(GatewayJvm jvm, Path directory, String id, List<String> gatewayArgs)
+	private static Ready timeToReady(GatewayJvm jvm, Path directory, String id, List<String> gatewayArgs)
 			throws IOException, InterruptedException {
 		Path portFile = directory.resolve(id + ".port");
 		Path log = directory.resolve(id + ".log");
@@ -127,7 +136,13 @@ final class StartupBenchmark {
 				.connectTimeout(Duration.ofSeconds(5))
 				.build();
 			GatewayJvm.awaitReady(client, port, gateway, log);
-			return (System.nanoTime() - began) / 1e9;
+			double seconds = (System.nanoTime() - began) / 1e9;
+			double cpuSeconds = gateway.toHandle()
+				.info()
+				.totalCpuDuration()
+				.map((cpu) -> cpu.toNanos() / 1e9)
+				.orElse(Double.NaN);
+			return new Ready(seconds, cpuSeconds);
 		}
 		finally {
 			gateway.destroy();
@@ -173,6 +188,13 @@ final class StartupBenchmark {
 
 	private static void log(String message) {
 		System.out.println("[startup-benchmark] " + message);
+	}
+
+	/**
+	 * When a gateway became ready, and the processor time it had used by then.
+	 */
+	private record Ready(double seconds, double cpuSeconds) {
+
 	}
 
 }
