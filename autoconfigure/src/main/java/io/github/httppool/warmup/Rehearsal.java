@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.function.LongSupplier;
 
+import io.micrometer.observation.ObservationRegistry;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -21,7 +22,10 @@ import org.springframework.web.client.RestClientException;
  * request. Requests cycle through a JSON {@code GET}, a JSON {@code POST}, a text
  * {@code GET} and a JSON round trip of each application type (a sample of it is posted
  * and read back from the echo), with URI templates; each carries the request attribute
- * {@value PoolWarmup#ATTRIBUTE} = {@value PoolWarmup#REHEARSAL}.
+ * {@value PoolWarmup#ATTRIBUTE} = {@value PoolWarmup#REHEARSAL}. Every other
+ * connection's worth of requests goes through the same client without observations, as
+ * the requests of an application without an {@link ObservationRegistry} do, so that both
+ * observation paths are compiled.
  */
 final class Rehearsal {
 
@@ -33,7 +37,11 @@ final class Rehearsal {
 	private static final Item ITEM = new Item(7, "rehearsal", 12.75, 3, true, List.of("warm", "up"),
 			new Detail("EUR", 0.125));
 
-	private final RestClient client;
+	private final RestClient observed;
+
+	private final RestClient unobserved;
+
+	private RestClient client;
 
 	private final String baseUrl;
 
@@ -42,6 +50,8 @@ final class Rehearsal {
 	private boolean json = JSON_PRESENT;
 
 	Rehearsal(RestClient client, String baseUrl, List<Class<?>> types) {
+		this.observed = client;
+		this.unobserved = client.mutate().observationRegistry(ObservationRegistry.NOOP).build();
 		this.client = client;
 		this.baseUrl = baseUrl;
 		this.types = types.stream().map(TypeSample::new).toList();
@@ -90,6 +100,7 @@ final class Rehearsal {
 	}
 
 	private void step(int i) {
+		this.client = ((i / RehearsalEndpoint.REQUESTS_PER_CONNECTION) % 2 == 0) ? this.observed : this.unobserved;
 		int step = i % (3 + this.types.size());
 		if (step >= 3) {
 			if (this.json) {

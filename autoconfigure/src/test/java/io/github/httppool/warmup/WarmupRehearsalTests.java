@@ -6,7 +6,9 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 import io.github.httppool.autoconfigure.HttpPoolAutoConfiguration;
 import io.github.httppool.testsupport.LoopbackHttpServer;
+import io.github.httppool.testsupport.RecordingObservationHandler;
 import io.github.httppool.testsupport.TestTls;
+import io.micrometer.observation.ObservationRegistry;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
 import org.apache.hc.client5.http.impl.classic.HttpClients;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuilder;
@@ -191,6 +193,23 @@ class WarmupRehearsalTests {
 					System.nanoTime());
 			assertThat(outcome.completed()).isZero();
 			assertThat(outcome.skipped()).contains("stopped after 0 of 1000 requests");
+		}
+	}
+
+	@Test
+	void everyOtherConnectionsWorthOfRequestsGoesThroughTheClientWithoutObservations() throws Exception {
+		RecordingObservationHandler handler = new RecordingObservationHandler();
+		ObservationRegistry registry = ObservationRegistry.create();
+		registry.observationConfig().observationHandler(handler);
+		try (RehearsalEndpoint endpoint = RehearsalEndpoint.start("test-rehearsal")) {
+			RestClient client = RestClient.builder().observationRegistry(registry).build();
+			RehearsalOutcome outcome = new Rehearsal(client, endpoint.baseUrl(), List.of()).run(120,
+					System.nanoTime() + 30_000_000_000L);
+			assertThat(outcome.completed()).isEqualTo(120);
+			assertThat(endpoint.requests()).isEqualTo(121);
+			assertThat(handler.names()).as("requests 1 to 50 and 101 to 120 are observed, and the closing one")
+				.hasSize(71)
+				.containsOnly("http.client.requests");
 		}
 	}
 
