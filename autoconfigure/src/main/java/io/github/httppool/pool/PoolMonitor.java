@@ -507,15 +507,6 @@ public final class PoolMonitor {
 			settings = Collections.unmodifiableMap(new LinkedHashMap<>(settings));
 		}
 
-		/**
-		 * Return options with the given property prefix and nothing else.
-		 * @param propertyPrefix the property prefix
-		 * @return the options
-		 */
-		public static Options of(String propertyPrefix) {
-			return new Options(propertyPrefix, null, null, null, Map.of());
-		}
-
 	}
 
 	/**

@@ -1,12 +1,10 @@
 package io.github.httppool.autoconfigure.warmup;
 
-import java.net.ProxySelector;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 
 import io.github.httppool.autoconfigure.HttpPoolAutoConfiguration;
@@ -14,11 +12,10 @@ import io.github.httppool.autoconfigure.HttpPoolClientProperties;
 import io.github.httppool.autoconfigure.HttpPoolClients;
 import io.github.httppool.autoconfigure.PooledRestClients;
 import io.github.httppool.autoconfigure.RehearsalClients;
-import io.github.httppool.pool.ConfiguredProxyRoutePlanner;
+import io.github.httppool.autoconfigure.ResolvedClient;
 import io.github.httppool.pool.HttpPool;
 import io.github.httppool.pool.HttpPools;
 import io.github.httppool.pool.Milliseconds;
-import io.github.httppool.pool.RouteKey;
 import io.github.httppool.warmup.ConnectionPreOpener;
 import io.github.httppool.warmup.HttpPoolWarmer;
 import io.github.httppool.warmup.KeepWarm;
@@ -28,10 +25,7 @@ import io.github.httppool.warmup.SharedRehearsal;
 import io.github.httppool.warmup.WarmupOutcomes;
 import io.github.httppool.warmup.WarmupRequest;
 import io.github.httppool.warmup.WarmupTarget;
-import org.apache.hc.client5.http.impl.DefaultSchemePortResolver;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
-import org.apache.hc.client5.http.impl.routing.SystemDefaultRoutePlanner;
-import org.apache.hc.client5.http.routing.HttpRoutePlanner;
 import org.apache.hc.core5.http.HttpHost;
 import org.jspecify.annotations.Nullable;
 
@@ -80,17 +74,17 @@ public final class HttpPoolWarmupAutoConfiguration {
 		Set<Class<?>> rehearsalTypes = new LinkedHashSet<>();
 		boolean rehearseTls = false;
 		for (String name : httpPoolClients.names()) {
-			HttpPoolClientProperties client = httpPoolClients.get(name);
+			ResolvedClient client = httpPoolClients.client(name);
 			HttpPool pool = httpPools.get(name);
-			HttpPoolClientProperties.Warmup warmup = client.getWarmup();
+			HttpPoolClientProperties.Warmup warmup = client.properties().getWarmup();
 			if (pool != null && warmup.isEnabled()) {
-				PoolWarmup poolWarmup = warmup(name, client, pool, pooledRestClients);
+				PoolWarmup poolWarmup = warmup(client, pool, pooledRestClients);
 				warmups.add(poolWarmup);
 				budget = (budget == null || warmup.getBudget().compareTo(budget) > 0) ? warmup.getBudget() : budget;
 				if (warmup.getRehearsal().isEnabled()) {
 					rehearsalRequests = Math.max(rehearsalRequests, warmup.getRehearsal().getRequests());
 					rehearsalTypes.addAll(warmup.getRehearsal().getTypes());
-					rehearseTls |= callsHttps(client) || poolWarmup.targets()
+					rehearseTls |= callsHttps(client.properties()) || poolWarmup.targets()
 						.stream()
 						.anyMatch((target) -> "https".equals(target.url().getScheme()));
 				}
@@ -122,66 +116,38 @@ public final class HttpPoolWarmupAutoConfiguration {
 		return new KeepWarm(httpPoolWarmups);
 	}
 
-	private static PoolWarmup warmup(String name, HttpPoolClientProperties client, HttpPool pool,
-			PooledRestClients pooledRestClients) {
-		HttpPoolClientProperties.Warmup warmup = client.getWarmup();
+	private static PoolWarmup warmup(ResolvedClient client, HttpPool pool, PooledRestClients pooledRestClients) {
+		HttpPoolClientProperties properties = client.properties();
+		HttpPoolClientProperties.Warmup warmup = properties.getWarmup();
 		List<WarmupTarget> targets = new ArrayList<>();
 		for (HttpPoolClientProperties.Warmup.Target target : warmup.getTargets()) {
 			URI url = WarmupTarget.parseUrl(String.valueOf(target.getUrl()));
+			Duration keepAlive = client.keepAlive(new HttpHost(url.getScheme(), url.getHost(), url.getPort()))
+				.defaultTimeout();
 			targets.add(new WarmupTarget(url, target.getConnections(), target.getMinIdle(),
 					target.getRequests().stream().map(WarmupRequest::parse).toList(),
-					Milliseconds.roundUp(keepAlive(client, url))));
+					Milliseconds.roundUp(keepAlive)));
 		}
 		PoolWarmup.Settings settings = new PoolWarmup.Settings(warmup.isFailOnError(),
-				Milliseconds.roundUp(warmup.getKeepWarm().intervalOrDefault(client.getValidateAfterInactivity())),
-				HttpPoolClients.prefix(name) + "warmup.");
-		ConnectionPreOpener preOpener = new ConnectionPreOpener(name, pool.connectionManager(), routePlanner(client),
-				pool.serverKeepAlives());
-		return new PoolWarmup(pool, preOpener, targets, settings, () -> pooledRestClients.restClientBuilder(name));
+				Milliseconds.roundUp(warmup.getKeepWarm().intervalOrDefault(properties.getValidateAfterInactivity())),
+				client.propertyPrefix() + "warmup.");
+		ConnectionPreOpener preOpener = new ConnectionPreOpener(client.name(), pool.connectionManager(),
+				client.routePlanner(), pool.serverKeepAlives());
+		return new PoolWarmup(pool, preOpener, targets, settings,
+				() -> pooledRestClients.restClientBuilder(client.name()));
 	}
 
 	/**
 	 * Return whether the client is set up for HTTPS upstreams: an {@code https} base URL
 	 * or per-host route, or an SSL bundle.
 	 */
-	static boolean callsHttps(HttpPoolClientProperties client) {
+	private static boolean callsHttps(HttpPoolClientProperties client) {
 		return client.getSsl().getBundle() != null || isHttps(client.getBaseUrl())
 				|| client.getRoutes().keySet().stream().anyMatch(HttpPoolWarmupAutoConfiguration::isHttps);
 	}
 
 	private static boolean isHttps(@Nullable String url) {
 		return url != null && url.regionMatches(true, 0, "https://", 0, 8);
-	}
-
-	/**
-	 * Return how long a connection opened without a request may stay idle: what the
-	 * client's keep-alive strategy decides for a response without a {@code Keep-Alive}
-	 * header on the target's route.
-	 */
-	static Duration keepAlive(HttpPoolClientProperties client, URI url) {
-		Duration keepAlive = client.getKeepAlive().getDefaultTimeout();
-		HttpHost host = new HttpHost(url.getScheme(), url.getHost(), url.getPort());
-		for (Map.Entry<String, HttpPoolClientProperties.Route> route : client.getRoutes().entrySet()) {
-			Duration max = route.getValue().getKeepAliveMaxTimeout();
-			if (max != null && RouteKey.parse(route.getKey()).matches(host)) {
-				return (max.compareTo(keepAlive) < 0) ? max : keepAlive;
-			}
-		}
-		return keepAlive;
-	}
-
-	/**
-	 * Return the route planner the client's HTTP client uses, so that connections are
-	 * pre-opened on the routes requests take: a configured proxy's, else the JVM's proxy
-	 * settings (the starter's clients are built with {@code useSystemProperties()}).
-	 */
-	static HttpRoutePlanner routePlanner(HttpPoolClientProperties client) {
-		HttpPoolClientProperties.Proxy proxy = client.getProxy();
-		if (proxy.getHost() != null) {
-			return new ConfiguredProxyRoutePlanner(new HttpHost("http", proxy.getHost(), proxy.getPort()),
-					proxy.getNonProxyHosts());
-		}
-		return new SystemDefaultRoutePlanner(DefaultSchemePortResolver.INSTANCE, ProxySelector.getDefault());
 	}
 
 }
