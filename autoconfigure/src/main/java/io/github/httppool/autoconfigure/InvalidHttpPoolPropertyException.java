@@ -61,22 +61,6 @@ public class InvalidHttpPoolPropertyException extends IllegalStateException {
 	}
 
 	/**
-	 * Return the full name of the first invalid property.
-	 * @return the property name
-	 */
-	public String getProperty() {
-		return this.invalid.get(0).property();
-	}
-
-	/**
-	 * Return the value of the first invalid property.
-	 * @return the value
-	 */
-	public @Nullable Object getValue() {
-		return this.invalid.get(0).value();
-	}
-
-	/**
 	 * Return every invalid property, in the order they are reported.
 	 * @return the invalid properties
 	 */

@@ -120,7 +120,7 @@ public final class ResolvedClient {
 	 * Boot's {@code spring.http.clients.ssl.bundle}.
 	 * @return the bundle, or {@code null} for the JVM's defaults
 	 */
-	public @Nullable SslBundle sslBundle() {
+	@Nullable SslBundle sslBundle() {
 		return this.sslBundle;
 	}
 
@@ -129,7 +129,7 @@ public final class ResolvedClient {
 	 * {@code spring.http.clients.connect-timeout}, else 5s.
 	 * @return the connect timeout
 	 */
-	public Duration connectTimeout() {
+	Duration connectTimeout() {
 		return this.connectTimeout;
 	}
 
@@ -138,7 +138,7 @@ public final class ResolvedClient {
 	 * {@code spring.http.clients.read-timeout}, else 30s.
 	 * @return the response timeout
 	 */
-	public Duration responseTimeout() {
+	Duration responseTimeout() {
 		return this.responseTimeout;
 	}
 
@@ -147,7 +147,7 @@ public final class ResolvedClient {
 	 * that is not a valid route key is left out.
 	 * @return the routes
 	 */
-	public Map<RouteKey, HttpPoolClientProperties.Route> routes() {
+	Map<RouteKey, HttpPoolClientProperties.Route> routes() {
 		return this.routes;
 	}
 
@@ -158,7 +158,7 @@ public final class ResolvedClient {
 	 * @param target the target host
 	 * @return the limit
 	 */
-	public int maxConnections(HttpHost target) {
+	int maxConnections(HttpHost target) {
 		int max = this.properties.getMaxPerRoute();
 		for (Map.Entry<RouteKey, HttpPoolClientProperties.Route> route : this.routes.entrySet()) {
 			Integer routeMax = route.getValue().getMaxConnections();
@@ -173,7 +173,7 @@ public final class ResolvedClient {
 	 * Return the client's keep-alive settings.
 	 * @return the keep-alive settings
 	 */
-	public KeepAlive keepAlive() {
+	KeepAlive keepAlive() {
 		HttpPoolClientProperties.KeepAlive keepAlive = this.properties.getKeepAlive();
 		return new KeepAlive(keepAlive.getDefaultTimeout(), keepAlive.getMaxTimeout(), keepAlive.getSafetyMargin());
 	}
@@ -183,7 +183,7 @@ public final class ResolvedClient {
 	 * ({@code keep-alive-max-timeout}), in the order they are checked.
 	 * @return the keep-alive settings by route key
 	 */
-	public Map<RouteKey, KeepAlive> routeKeepAlives() {
+	Map<RouteKey, KeepAlive> routeKeepAlives() {
 		KeepAlive client = keepAlive();
 		Map<RouteKey, KeepAlive> keepAlives = new LinkedHashMap<>();
 		this.routes.forEach((key, route) -> {
@@ -215,7 +215,7 @@ public final class ResolvedClient {
 	 * Return the configured HTTP proxy.
 	 * @return the proxy, or {@code null} when {@code proxy.host} is not set
 	 */
-	public @Nullable HttpHost proxy() {
+	@Nullable HttpHost proxy() {
 		HttpPoolClientProperties.Proxy proxy = this.properties.getProxy();
 		return (proxy.getHost() != null) ? new HttpHost("http", proxy.getHost(), proxy.getPort()) : null;
 	}

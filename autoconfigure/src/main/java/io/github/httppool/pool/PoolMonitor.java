@@ -184,14 +184,6 @@ public final class PoolMonitor {
 	}
 
 	/**
-	 * Return the pool this monitor reports on.
-	 * @return the pool or {@code null} if none was bound yet
-	 */
-	public @Nullable PoolingHttpClientConnectionManager pool() {
-		return this.pool;
-	}
-
-	/**
 	 * Register a listener for the pool's events.
 	 * @param listener the listener
 	 */

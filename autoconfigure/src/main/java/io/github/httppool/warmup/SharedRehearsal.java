@@ -78,14 +78,6 @@ public final class SharedRehearsal {
 	}
 
 	/**
-	 * Return the plan of this rehearsal.
-	 * @return the plan
-	 */
-	public Plan plan() {
-		return this.plan;
-	}
-
-	/**
 	 * Have the rehearsal stop sending requests by a deadline, and wait for it to end.
 	 * @param stopNanos when it sends no more requests, as {@link System#nanoTime()}
 	 * @param waitNanos how long to wait at most for the request in flight, as
@@ -103,8 +95,7 @@ public final class SharedRehearsal {
 		catch (ExecutionException | TimeoutException ex) {
 			// reported below
 		}
-		return new RehearsalOutcome(this.plan.requests(), 0, Duration.ZERO,
-				"still running when the warm-up budget ran out", null);
+		return new RehearsalOutcome(0, Duration.ZERO, "still running when the warm-up budget ran out", null);
 	}
 
 	private RehearsalOutcome run(RehearsalClientFactory clients) {
@@ -126,8 +117,7 @@ public final class SharedRehearsal {
 			}
 		}
 		catch (Exception ex) {
-			outcome = new RehearsalOutcome(this.plan.requests(), 0, Duration.ofNanos(System.nanoTime() - start), null,
-					Failures.describe(ex));
+			outcome = new RehearsalOutcome(0, Duration.ofNanos(System.nanoTime() - start), null, Failures.describe(ex));
 		}
 		log(outcome);
 		return outcome;
