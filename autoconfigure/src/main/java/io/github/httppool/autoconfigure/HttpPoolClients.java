@@ -75,7 +75,7 @@ public final class HttpPoolClients {
 		clients.put(defaultClient, resolution.client(defaultClient, properties));
 		HttpPoolPropertiesValidator.validate(properties, resolution.rejections(prefix(defaultClient)));
 		for (String name : properties.getClients().keySet()) {
-			if (!HttpPoolAutoConfiguration.DEFAULT_CLIENT.equals(name)) {
+			if (!defaultClient.equals(name)) {
 				clients.put(name, resolution.client(name, resolution.inherit(name)));
 			}
 		}
