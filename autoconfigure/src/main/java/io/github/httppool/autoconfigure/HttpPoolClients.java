@@ -80,7 +80,7 @@ public final class HttpPoolClients {
 			}
 		}
 		if (!resolution.invalid.isEmpty()) {
-			throw new InvalidHttpPoolPropertyException(resolution.invalid, FIX, null);
+			throw new InvalidHttpPoolPropertyException(resolution.invalid, FIX);
 		}
 		return new HttpPoolClients(clients);
 	}

@@ -22,26 +22,12 @@ public class InvalidHttpPoolPropertyException extends IllegalStateException {
 	private final String fix;
 
 	/**
-	 * Create a new instance for one property.
-	 * @param property the full property name
-	 * @param value the offending value
-	 * @param reason why the value cannot be applied
-	 * @param fix what to change
-	 * @param cause the underlying failure, if any
-	 */
-	public InvalidHttpPoolPropertyException(String property, @Nullable Object value, String reason, String fix,
-			@Nullable Throwable cause) {
-		this(List.of(new Invalid(property, value, null, reason)), fix, cause);
-	}
-
-	/**
-	 * Create a new instance for one or more properties.
+	 * Create a new instance.
 	 * @param invalid the invalid properties, in the order they are reported
 	 * @param fix what to change
-	 * @param cause the underlying failure, if any
 	 */
-	InvalidHttpPoolPropertyException(List<Invalid> invalid, String fix, @Nullable Throwable cause) {
-		super(message(invalid, fix), cause);
+	InvalidHttpPoolPropertyException(List<Invalid> invalid, String fix) {
+		super(message(invalid, fix));
 		Assert.notEmpty(invalid, "'invalid' must not be empty");
 		this.invalid = List.copyOf(invalid);
 		this.fix = fix;

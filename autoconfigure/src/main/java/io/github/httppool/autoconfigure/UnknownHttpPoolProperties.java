@@ -61,7 +61,7 @@ final class UnknownHttpPoolProperties {
 				throw new InvalidHttpPoolPropertyException(List.of(unknown.invalid(unknown.key() + " "
 						+ Unknown.NOT_KNOWN + ", and it is the only key of the client '" + unknown.client()
 						+ "', which therefore has no settings")),
-						"Correct the key" + unknown.correction() + " or remove it.", null);
+						"Correct the key" + unknown.correction() + " or remove it.");
 			}
 		}
 		if (unknowns.isEmpty()) {
@@ -76,8 +76,7 @@ final class UnknownHttpPoolProperties {
 			}
 			throw new InvalidHttpPoolPropertyException(List.of(first.invalid(reason.toString())),
 					"Correct the key" + first.correction() + " or remove it, or set " + FAIL_PROPERTY
-							+ "=false to only log unknown keys.",
-					null);
+							+ "=false to only log unknown keys.");
 		}
 		for (Unknown unknown : unknowns) {
 			logger.warn(unknown.key() + " " + Unknown.NOT_KNOWN + " and is ignored" + unknown.suggestion()
