@@ -127,21 +127,21 @@ final class HttpPoolPropertiesMapper {
 		return eviction.isEnabled() ? new HttpPool.Eviction(eviction.getInterval(), eviction.getIdleTimeout()) : null;
 	}
 
-	ConnectionKeepAliveStrategy keepAliveStrategy(ServerKeepAlives announcements) {
-		ConnectionKeepAliveStrategy defaults = keepAliveStrategy(this.client.keepAlive(), announcements);
+	ConnectionKeepAliveStrategy keepAliveStrategy(ServerKeepAlives serverKeepAlives) {
+		ConnectionKeepAliveStrategy defaults = keepAliveStrategy(this.client.keepAlive(), serverKeepAlives);
 		Map<RouteKey, ResolvedClient.KeepAlive> routeKeepAlives = this.client.routeKeepAlives();
 		if (routeKeepAlives.isEmpty()) {
 			return defaults;
 		}
 		Map<RouteKey, ConnectionKeepAliveStrategy> overrides = new LinkedHashMap<>();
-		routeKeepAlives.forEach((key, keepAlive) -> overrides.put(key, keepAliveStrategy(keepAlive, announcements)));
+		routeKeepAlives.forEach((key, keepAlive) -> overrides.put(key, keepAliveStrategy(keepAlive, serverKeepAlives)));
 		return new RouteKeepAliveStrategy(defaults, overrides);
 	}
 
 	private static ConnectionKeepAliveStrategy keepAliveStrategy(ResolvedClient.KeepAlive keepAlive,
-			ServerKeepAlives announcements) {
+			ServerKeepAlives serverKeepAlives) {
 		return new ServerAwareKeepAliveStrategy(keepAlive.defaultTimeout(), keepAlive.maxTimeout(),
-				keepAlive.safetyMargin(), announcements);
+				keepAlive.safetyMargin(), serverKeepAlives);
 	}
 
 	/**
