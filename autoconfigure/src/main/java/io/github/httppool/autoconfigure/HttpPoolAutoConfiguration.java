@@ -6,6 +6,7 @@ import io.github.httppool.pool.ConnectionEvictor;
 import io.github.httppool.pool.HttpPools;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
@@ -67,14 +68,19 @@ public final class HttpPoolAutoConfiguration {
 	 */
 	public static final String DEFAULT_CLIENT = "default";
 
-	private final ClientPoolFactory factory;
+	private final HttpClientSettings baseline;
+
+	private final @Nullable SslBundles sslBundles;
+
+	private final HttpPoolFactory factory;
 
 	HttpPoolAutoConfiguration(ObjectProvider<HttpClientSettings> httpClientSettings,
 			ObjectProvider<SslBundles> sslBundles,
 			ObjectProvider<HttpPoolConnectionManagerCustomizer> connectionManagerCustomizers,
 			ObjectProvider<HttpPoolHttpClientCustomizer> httpClientCustomizers) {
-		this.factory = new ClientPoolFactory(httpClientSettings.getIfAvailable(HttpClientSettings::defaults),
-				sslBundles.getIfAvailable(),
+		this.baseline = httpClientSettings.getIfAvailable(HttpClientSettings::defaults);
+		this.sslBundles = sslBundles.getIfAvailable();
+		this.factory = new HttpPoolFactory(this.baseline, this.sslBundles,
 				new HttpPoolBuilderCustomizers(connectionManagerCustomizers.orderedStream().toList(),
 						httpClientCustomizers.orderedStream().toList()));
 	}
@@ -82,7 +88,7 @@ public final class HttpPoolAutoConfiguration {
 	@Bean
 	HttpPoolClients httpPoolClients(HttpPoolProperties properties, Environment environment) {
 		UnknownHttpPoolProperties.check(properties, environment);
-		HttpPoolClients clients = HttpPoolClients.resolve(properties, environment);
+		HttpPoolClients clients = HttpPoolClients.resolve(properties, environment, this.baseline, this.sslBundles);
 		HttpPoolPropertiesWarnings.log(clients);
 		return clients;
 	}
@@ -93,17 +99,17 @@ public final class HttpPoolAutoConfiguration {
 			ObjectProvider<ApplicationPoolBeans.ConnectionManager> applicationConnectionManager,
 			ObjectProvider<ApplicationPoolBeans.HttpClient> applicationHttpClient) {
 		HttpPools pools = new HttpPools();
-		HttpPoolClientProperties defaultClient = httpPoolClients.get(DEFAULT_CLIENT);
-		ApplicationPoolBeans.ConnectionManager userManager = applicationConnectionManager.getIfAvailable();
-		PoolingHttpClientConnectionManager connectionManager = (userManager != null) ? userManager.connectionManager()
-				: this.factory.connectionManager(DEFAULT_CLIENT, defaultClient);
-		ApplicationPoolBeans.HttpClient userClient = applicationHttpClient.getIfAvailable();
-		CloseableHttpClient httpClient = (userClient != null) ? userClient.httpClient()
-				: this.factory.httpClient(DEFAULT_CLIENT, defaultClient, connectionManager);
-		pools.register(this.factory.pool(DEFAULT_CLIENT, defaultClient, connectionManager, httpClient));
+		ApplicationPoolBeans.ConnectionManager connectionManager = applicationConnectionManager.getIfAvailable();
+		ApplicationPoolBeans.HttpClient httpClient = applicationHttpClient.getIfAvailable();
 		for (String name : httpPoolClients.names()) {
-			if (!DEFAULT_CLIENT.equals(name)) {
-				pools.register(this.factory.pool(name, httpPoolClients.get(name)));
+			ResolvedClient client = httpPoolClients.client(name);
+			if (DEFAULT_CLIENT.equals(name)) {
+				pools.register(this.factory.create(client,
+						(connectionManager != null) ? connectionManager.connectionManager() : null,
+						(httpClient != null) ? httpClient.httpClient() : null));
+			}
+			else {
+				pools.register(this.factory.create(client, null, null));
 			}
 		}
 		return pools;

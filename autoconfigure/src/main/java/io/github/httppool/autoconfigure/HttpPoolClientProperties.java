@@ -92,167 +92,6 @@ public class HttpPoolClientProperties {
 	private @Nullable Duration leakDetectionThreshold;
 
 	/**
-	 * HTTP proxy that the client's requests go through.
-	 */
-	public static class Proxy {
-
-		/**
-		 * Host of the HTTP proxy. When not set, the JVM's proxy settings (http.proxyHost,
-		 * https.proxyHost, the default ProxySelector) apply.
-		 */
-		private @Nullable String host;
-
-		/**
-		 * Port of the HTTP proxy.
-		 */
-		private int port = 8080;
-
-		/**
-		 * Hosts reached without the proxy; '*' matches any characters, as in
-		 * 'localhost', '*.internal' or '10.*'.
-		 */
-		private List<String> nonProxyHosts = new ArrayList<>();
-
-		/**
-		 * User name for proxy authentication (Basic).
-		 */
-		private @Nullable String username;
-
-		/**
-		 * Password for proxy authentication; never logged.
-		 */
-		private @Nullable String password;
-
-		public @Nullable String getHost() {
-			return this.host;
-		}
-
-		public void setHost(@Nullable String host) {
-			this.host = host;
-		}
-
-		public int getPort() {
-			return this.port;
-		}
-
-		public void setPort(int port) {
-			this.port = port;
-		}
-
-		public List<String> getNonProxyHosts() {
-			return this.nonProxyHosts;
-		}
-
-		public void setNonProxyHosts(List<String> nonProxyHosts) {
-			this.nonProxyHosts = nonProxyHosts;
-		}
-
-		public @Nullable String getUsername() {
-			return this.username;
-		}
-
-		public void setUsername(@Nullable String username) {
-			this.username = username;
-		}
-
-		public @Nullable String getPassword() {
-			return this.password;
-		}
-
-		public void setPassword(@Nullable String password) {
-			this.password = password;
-		}
-
-	}
-
-	/**
-	 * Settings for one upstream inside a client's pool.
-	 */
-	public static class Route {
-
-		/**
-		 * Maximum number of connections to this upstream; when not set, 'max-per-route'
-		 * applies.
-		 */
-		private @Nullable Integer maxConnections;
-
-		/**
-		 * Maximum time to establish a connection to this upstream, TLS handshake
-		 * included.
-		 */
-		private @Nullable Duration connectTimeout;
-
-		/**
-		 * Maximum time to wait for response data from this upstream.
-		 */
-		private @Nullable Duration responseTimeout;
-
-		/**
-		 * Maximum time for a whole call to this upstream, response body included.
-		 */
-		private @Nullable Duration callTimeout;
-
-		/**
-		 * Maximum lifetime of a connection to this upstream.
-		 */
-		private @Nullable Duration timeToLive;
-
-		/**
-		 * Upper bound of how long an idle connection to this upstream is kept.
-		 */
-		private @Nullable Duration keepAliveMaxTimeout;
-
-		public @Nullable Integer getMaxConnections() {
-			return this.maxConnections;
-		}
-
-		public void setMaxConnections(@Nullable Integer maxConnections) {
-			this.maxConnections = maxConnections;
-		}
-
-		public @Nullable Duration getConnectTimeout() {
-			return this.connectTimeout;
-		}
-
-		public void setConnectTimeout(@Nullable Duration connectTimeout) {
-			this.connectTimeout = connectTimeout;
-		}
-
-		public @Nullable Duration getResponseTimeout() {
-			return this.responseTimeout;
-		}
-
-		public void setResponseTimeout(@Nullable Duration responseTimeout) {
-			this.responseTimeout = responseTimeout;
-		}
-
-		public @Nullable Duration getCallTimeout() {
-			return this.callTimeout;
-		}
-
-		public void setCallTimeout(@Nullable Duration callTimeout) {
-			this.callTimeout = callTimeout;
-		}
-
-		public @Nullable Duration getTimeToLive() {
-			return this.timeToLive;
-		}
-
-		public void setTimeToLive(@Nullable Duration timeToLive) {
-			this.timeToLive = timeToLive;
-		}
-
-		public @Nullable Duration getKeepAliveMaxTimeout() {
-			return this.keepAliveMaxTimeout;
-		}
-
-		public void setKeepAliveMaxTimeout(@Nullable Duration keepAliveMaxTimeout) {
-			this.keepAliveMaxTimeout = keepAliveMaxTimeout;
-		}
-
-	}
-
-	/**
 	 * How the pool enforces its limits.
 	 */
 	private ConcurrencyPolicy concurrencyPolicy = ConcurrencyPolicy.STRICT;
@@ -280,6 +119,22 @@ public class HttpPoolClientProperties {
 	 * client.
 	 */
 	private final Map<String, Route> routes = new LinkedHashMap<>();
+
+	public @Nullable String getBaseUrl() {
+		return this.baseUrl;
+	}
+
+	public void setBaseUrl(@Nullable String baseUrl) {
+		this.baseUrl = baseUrl;
+	}
+
+	public Map<String, List<String>> getDefaultHeaders() {
+		return this.defaultHeaders;
+	}
+
+	public List<String> getServiceGroups() {
+		return this.serviceGroups;
+	}
 
 	public int getMaxTotal() {
 		return this.maxTotal;
@@ -369,22 +224,6 @@ public class HttpPoolClientProperties {
 		this.reusePolicy = reusePolicy;
 	}
 
-	public @Nullable String getBaseUrl() {
-		return this.baseUrl;
-	}
-
-	public void setBaseUrl(@Nullable String baseUrl) {
-		this.baseUrl = baseUrl;
-	}
-
-	public Map<String, List<String>> getDefaultHeaders() {
-		return this.defaultHeaders;
-	}
-
-	public List<String> getServiceGroups() {
-		return this.serviceGroups;
-	}
-
 	public KeepAlive getKeepAlive() {
 		return this.keepAlive;
 	}
@@ -405,12 +244,12 @@ public class HttpPoolClientProperties {
 		return this.proxy;
 	}
 
-	public Map<String, Route> getRoutes() {
-		return this.routes;
-	}
-
 	public Warmup getWarmup() {
 		return this.warmup;
+	}
+
+	public Map<String, Route> getRoutes() {
+		return this.routes;
 	}
 
 	/**
@@ -564,6 +403,80 @@ public class HttpPoolClientProperties {
 
 		public void setBundle(@Nullable String bundle) {
 			this.bundle = bundle;
+		}
+
+	}
+
+	/**
+	 * HTTP proxy that the client's requests go through.
+	 */
+	public static class Proxy {
+
+		/**
+		 * Host of the HTTP proxy. When not set, the JVM's proxy settings (http.proxyHost,
+		 * https.proxyHost, the default ProxySelector) apply.
+		 */
+		private @Nullable String host;
+
+		/**
+		 * Port of the HTTP proxy.
+		 */
+		private int port = 8080;
+
+		/**
+		 * Hosts reached without the proxy; '*' matches any characters, as in
+		 * 'localhost', '*.internal' or '10.*'.
+		 */
+		private List<String> nonProxyHosts = new ArrayList<>();
+
+		/**
+		 * User name for proxy authentication (Basic).
+		 */
+		private @Nullable String username;
+
+		/**
+		 * Password for proxy authentication; never logged.
+		 */
+		private @Nullable String password;
+
+		public @Nullable String getHost() {
+			return this.host;
+		}
+
+		public void setHost(@Nullable String host) {
+			this.host = host;
+		}
+
+		public int getPort() {
+			return this.port;
+		}
+
+		public void setPort(int port) {
+			this.port = port;
+		}
+
+		public List<String> getNonProxyHosts() {
+			return this.nonProxyHosts;
+		}
+
+		public void setNonProxyHosts(List<String> nonProxyHosts) {
+			this.nonProxyHosts = nonProxyHosts;
+		}
+
+		public @Nullable String getUsername() {
+			return this.username;
+		}
+
+		public void setUsername(@Nullable String username) {
+			this.username = username;
+		}
+
+		public @Nullable String getPassword() {
+			return this.password;
+		}
+
+		public void setPassword(@Nullable String password) {
+			this.password = password;
 		}
 
 	}
@@ -790,6 +703,93 @@ public class HttpPoolClientProperties {
 				return (validateAfterInactivity.compareTo(minimum) > 0) ? validateAfterInactivity : minimum;
 			}
 
+		}
+
+	}
+
+	/**
+	 * Settings for one upstream inside a client's pool.
+	 */
+	public static class Route {
+
+		/**
+		 * Maximum number of connections to this upstream; when not set, 'max-per-route'
+		 * applies.
+		 */
+		private @Nullable Integer maxConnections;
+
+		/**
+		 * Maximum time to establish a connection to this upstream, TLS handshake
+		 * included.
+		 */
+		private @Nullable Duration connectTimeout;
+
+		/**
+		 * Maximum time to wait for response data from this upstream.
+		 */
+		private @Nullable Duration responseTimeout;
+
+		/**
+		 * Maximum time for a whole call to this upstream, response body included.
+		 */
+		private @Nullable Duration callTimeout;
+
+		/**
+		 * Maximum lifetime of a connection to this upstream.
+		 */
+		private @Nullable Duration timeToLive;
+
+		/**
+		 * Upper bound of how long an idle connection to this upstream is kept.
+		 */
+		private @Nullable Duration keepAliveMaxTimeout;
+
+		public @Nullable Integer getMaxConnections() {
+			return this.maxConnections;
+		}
+
+		public void setMaxConnections(@Nullable Integer maxConnections) {
+			this.maxConnections = maxConnections;
+		}
+
+		public @Nullable Duration getConnectTimeout() {
+			return this.connectTimeout;
+		}
+
+		public void setConnectTimeout(@Nullable Duration connectTimeout) {
+			this.connectTimeout = connectTimeout;
+		}
+
+		public @Nullable Duration getResponseTimeout() {
+			return this.responseTimeout;
+		}
+
+		public void setResponseTimeout(@Nullable Duration responseTimeout) {
+			this.responseTimeout = responseTimeout;
+		}
+
+		public @Nullable Duration getCallTimeout() {
+			return this.callTimeout;
+		}
+
+		public void setCallTimeout(@Nullable Duration callTimeout) {
+			this.callTimeout = callTimeout;
+		}
+
+		public @Nullable Duration getTimeToLive() {
+			return this.timeToLive;
+		}
+
+		public void setTimeToLive(@Nullable Duration timeToLive) {
+			this.timeToLive = timeToLive;
+		}
+
+		public @Nullable Duration getKeepAliveMaxTimeout() {
+			return this.keepAliveMaxTimeout;
+		}
+
+		public void setKeepAliveMaxTimeout(@Nullable Duration keepAliveMaxTimeout) {
+			this.keepAliveMaxTimeout = keepAliveMaxTimeout;
 		}
 
 	}

@@ -4,20 +4,18 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
-import org.springframework.validation.Errors;
-import org.springframework.validation.Validator;
 
 /**
  * Configuration properties of the pooled HTTP clients, bound to {@code http.pool}: the
  * settings of the default client, the named clients, and switches that apply to all.
  * <p>
- * Invalid values fail start-up with a message that names the property, the value and
- * the fix (see {@link HttpPoolPropertiesValidator}).
+ * Invalid values fail start-up with a report that names every invalid property, its
+ * value and the fix (see {@link HttpPoolClients#resolve}).
  *
  * @since 0.1.0
  */
 @ConfigurationProperties("http.pool")
-public class HttpPoolProperties extends HttpPoolClientProperties implements Validator {
+public class HttpPoolProperties extends HttpPoolClientProperties {
 
 	/**
 	 * Whether to back Spring's HTTP clients with the starter's managed connection pools.
@@ -66,32 +64,6 @@ public class HttpPoolProperties extends HttpPoolClientProperties implements Vali
 
 	public Health getHealth() {
 		return this.health;
-	}
-
-	@Override
-	public boolean supports(Class<?> type) {
-		return HttpPoolProperties.class.isAssignableFrom(type);
-	}
-
-	@Override
-	public void validate(Object target, Errors errors) {
-		HttpPoolProperties properties = (HttpPoolProperties) target;
-		new HttpPoolPropertiesValidator(properties, "http.pool.", errors).validate();
-		if (properties.getClients().containsKey(HttpPoolAutoConfiguration.DEFAULT_CLIENT)) {
-			errors.rejectValue("clients", "http.pool.clients.default",
-					"http.pool.clients must not define a client named 'default'; configure the default client"
-							+ " directly under http.pool or choose another name");
-		}
-		if (properties.getMetrics().getMaxRoutes() < 0) {
-			errors.rejectValue("metrics.maxRoutes", "http.pool.metrics.max-routes",
-					"http.pool.metrics.max-routes must be 0 (no per-route meters) or more; totals are always kept");
-		}
-		String saturatedStatus = properties.getHealth().getSaturatedStatus();
-		if (saturatedStatus == null || saturatedStatus.isBlank()) {
-			errors.rejectValue("health.saturatedStatus", "http.pool.health.saturated-status",
-					"http.pool.health.saturated-status must be a health status such as UP (the default),"
-							+ " OUT_OF_SERVICE or DOWN");
-		}
 	}
 
 	/**

@@ -4,19 +4,14 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
 
-import io.github.httppool.pool.PoolMonitor;
-import io.github.httppool.pool.ServerKeepAlives;
-import io.github.httppool.pool.ConnectionRetirement;
 import io.github.httppool.pool.HttpPool;
 import io.github.httppool.pool.HttpPools;
 import org.apache.hc.client5.http.classic.HttpClient;
-import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.http.client.HttpClientSettings;
 import org.springframework.boot.http.client.InetAddressFilter;
 import org.springframework.boot.ssl.SslBundle;
-import org.springframework.boot.ssl.SslBundles;
 
 /**
  * Chooses the pooled client for a set of {@link HttpClientSettings}: the client's own
@@ -26,51 +21,36 @@ import org.springframework.boot.ssl.SslBundles;
  */
 final class HttpPoolSelector implements Function<HttpClientSettings, HttpClient> {
 
+	private final HttpPoolFactory factory;
+
+	private final ResolvedClient client;
+
 	private final HttpPool pool;
-
-	private final @Nullable SslBundle poolSslBundle;
-
-	private final HttpClientSettings baseline;
 
 	private final HttpPools pools;
 
-	private final HttpPoolPropertiesMapper mapper;
-
-	private final @Nullable SslBundles sslBundles;
-
 	private final List<Variant> variants = new ArrayList<>();
 
-	HttpPoolSelector(HttpPool pool, @Nullable SslBundle poolSslBundle, HttpClientSettings baseline, HttpPools pools,
-			HttpPoolPropertiesMapper mapper, @Nullable SslBundles sslBundles) {
+	HttpPoolSelector(HttpPoolFactory factory, ResolvedClient client, HttpPool pool, HttpPools pools) {
+		this.factory = factory;
+		this.client = client;
 		this.pool = pool;
-		this.poolSslBundle = poolSslBundle;
-		this.baseline = baseline;
 		this.pools = pools;
-		this.mapper = mapper;
-		this.sslBundles = sslBundles;
 	}
 
 	@Override
 	public HttpClient apply(HttpClientSettings settings) {
+		HttpClientSettings baseline = this.factory.baseline();
 		SslBundle sslBundle = settings.sslBundle();
 		InetAddressFilter addressFilter = settings.inetAddressFilter();
-		boolean sameSsl = sslBundle == this.baseline.sslBundle() || sslBundle == this.poolSslBundle;
-		if (sameSsl && addressFilter == this.baseline.inetAddressFilter()) {
+		boolean sameSsl = sslBundle == baseline.sslBundle() || sslBundle == this.client.sslBundle();
+		if (sameSsl && addressFilter == baseline.inetAddressFilter()) {
 			return this.pool.httpClient();
 		}
 		String name = variantName(sslBundle, addressFilter);
-		return this.pools.getOrCreate(name, () -> createPool(name, sslBundle, addressFilter)).httpClient();
-	}
-
-	private HttpPool createPool(String name, @Nullable SslBundle sslBundle, @Nullable InetAddressFilter addressFilter) {
-		PoolMonitor monitor = this.mapper.monitor(name, this.pool.name());
-		ConnectionRetirement retirement = new ConnectionRetirement();
-		PoolingHttpClientConnectionManager connectionManager = this.mapper.connectionManager(
-				(sslBundle != null) ? HttpPoolPropertiesMapper.tlsSocketStrategy(sslBundle) : null, addressFilter,
-				retirement, monitor);
-		ServerKeepAlives announcements = new ServerKeepAlives();
-		return new HttpPool(name, connectionManager, this.mapper.httpClient(connectionManager, monitor, announcements),
-				this.mapper.eviction(), retirement, monitor, announcements);
+		return this.pools.getOrCreate(name, () -> this.factory.create(name, this.client,
+				(sslBundle != null) ? HttpPoolPropertiesMapper.tlsSocketStrategy(sslBundle) : null, addressFilter))
+			.httpClient();
 	}
 
 	/**
@@ -84,11 +64,12 @@ final class HttpPoolSelector implements Function<HttpClientSettings, HttpClient>
 				return variant.name();
 			}
 		}
+		HttpClientSettings baseline = this.factory.baseline();
 		StringBuilder description = new StringBuilder(this.pool.name());
-		if (sslBundle != this.baseline.sslBundle()) {
+		if (sslBundle != baseline.sslBundle()) {
 			description.append(":ssl-bundle=").append(bundleName(sslBundle));
 		}
-		if (addressFilter != this.baseline.inetAddressFilter()) {
+		if (addressFilter != baseline.inetAddressFilter()) {
 			description.append(":address-filter=").append((addressFilter != null) ? "custom" : "none");
 		}
 		String name = description.toString();
@@ -107,14 +88,8 @@ final class HttpPoolSelector implements Function<HttpClientSettings, HttpClient>
 		if (sslBundle == null) {
 			return "none";
 		}
-		if (this.sslBundles != null) {
-			for (String candidate : this.sslBundles.getBundleNames()) {
-				if (this.sslBundles.getBundle(candidate) == sslBundle) {
-					return candidate;
-				}
-			}
-		}
-		return "unnamed";
+		String name = this.factory.bundleName(sslBundle);
+		return (name != null) ? name : "unnamed";
 	}
 
 	/**

@@ -1,52 +1,57 @@
 package io.github.httppool.autoconfigure;
 
+import java.util.List;
+
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.boot.origin.Origin;
+import org.springframework.util.Assert;
+
 /**
- * Thrown at start-up when an {@code http.pool} property cannot be applied, for instance
- * because it names an SSL bundle that does not exist. Spring Boot reports it with the
- * property, its value and the fix (see {@link InvalidHttpPoolPropertyFailureAnalyzer}).
+ * Thrown at start-up when {@code http.pool} properties are invalid or cannot be applied,
+ * for instance because one names an SSL bundle that does not exist. It carries every
+ * invalid property; Spring Boot reports each with its value, where it came from and why
+ * it is invalid, then the fix (see {@link InvalidHttpPoolPropertyFailureAnalyzer}).
  *
  * @since 0.1.0
  */
 public class InvalidHttpPoolPropertyException extends IllegalStateException {
 
-	private final String property;
-
-	private final @Nullable Object value;
+	private final List<Invalid> invalid;
 
 	private final String fix;
 
 	/**
 	 * Create a new instance.
-	 * @param property the full property name
-	 * @param value the offending value
-	 * @param reason why the value cannot be applied
+	 * @param invalid the invalid properties, in the order they are reported
 	 * @param fix what to change
-	 * @param cause the underlying failure, if any
 	 */
-	public InvalidHttpPoolPropertyException(String property, @Nullable Object value, String reason, String fix,
-			@Nullable Throwable cause) {
-		super(property + " is '" + value + "': " + reason + ". " + fix, cause);
-		this.property = property;
-		this.value = value;
+	InvalidHttpPoolPropertyException(List<Invalid> invalid, String fix) {
+		super(message(invalid, fix));
+		Assert.notEmpty(invalid, "'invalid' must not be empty");
+		this.invalid = List.copyOf(invalid);
 		this.fix = fix;
 	}
 
-	/**
-	 * Return the full property name.
-	 * @return the property name
-	 */
-	public String getProperty() {
-		return this.property;
+	private static String message(List<Invalid> invalid, String fix) {
+		StringBuilder message = new StringBuilder();
+		for (Invalid property : invalid) {
+			message.append(property.property())
+				.append(" is '")
+				.append(property.value())
+				.append("': ")
+				.append(property.reason())
+				.append(". ");
+		}
+		return message.append(fix).toString();
 	}
 
 	/**
-	 * Return the offending value.
-	 * @return the value
+	 * Return every invalid property, in the order they are reported.
+	 * @return the invalid properties
 	 */
-	public @Nullable Object getValue() {
-		return this.value;
+	public List<Invalid> getInvalidProperties() {
+		return this.invalid;
 	}
 
 	/**
@@ -55,6 +60,19 @@ public class InvalidHttpPoolPropertyException extends IllegalStateException {
 	 */
 	public String getFix() {
 		return this.fix;
+	}
+
+	/**
+	 * An invalid property.
+	 *
+	 * @param property the full property name, in kebab case
+	 * @param value the offending value, with any credentials it holds replaced by
+	 * {@code ***}
+	 * @param origin where the value came from, if known
+	 * @param reason why the value is invalid, naming the property
+	 */
+	public record Invalid(String property, @Nullable Object value, @Nullable Origin origin, String reason) {
+
 	}
 
 }

@@ -37,7 +37,7 @@ public final class PooledRestClients {
 
 	private final HttpPools pools;
 
-	private final ClientPoolFactory factory;
+	private final HttpPoolFactory factory;
 
 	private final ObjectProvider<RestClientCustomizer> restClientCustomizers;
 
@@ -47,7 +47,7 @@ public final class PooledRestClients {
 
 	private final Map<String, PooledClientHttpRequestFactoryBuilder> requestFactoryBuilders = new ConcurrentHashMap<>();
 
-	PooledRestClients(HttpPoolClients clients, HttpPools pools, ClientPoolFactory factory,
+	PooledRestClients(HttpPoolClients clients, HttpPools pools, HttpPoolFactory factory,
 			ObjectProvider<RestClientCustomizer> restClientCustomizers,
 			ObjectProvider<RestTemplateBuilderConfigurer> restTemplateBuilderConfigurer,
 			ObjectProvider<RestTemplateCustomizer> restTemplateCustomizers) {
@@ -71,7 +71,7 @@ public final class PooledRestClients {
 				throw new IllegalArgumentException("No HTTP pool named '" + name + "'; configured clients: "
 						+ this.clients.names());
 			}
-			return this.factory.requestFactoryBuilder(pool, this.clients.get(name), this.pools);
+			return this.factory.requestFactoryBuilder(pool, this.clients.client(name), this.pools);
 		});
 	}
 

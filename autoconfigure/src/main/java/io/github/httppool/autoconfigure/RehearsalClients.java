@@ -4,23 +4,17 @@ import java.util.List;
 
 import javax.net.ssl.SSLContext;
 
-import io.github.httppool.pool.ServerKeepAlives;
-import io.github.httppool.pool.PoolMonitor;
-import io.github.httppool.pool.ConnectionRetirement;
 import io.github.httppool.pool.HttpPool;
 import io.github.httppool.pool.HttpPools;
-import io.github.httppool.pool.PooledClientHttpRequestFactoryBuilder;
-import io.github.httppool.pool.ReloadableTlsSocketStrategy;
 import io.github.httppool.warmup.RehearsalClientFactory;
 import io.micrometer.core.instrument.observation.DefaultMeterObservationHandler;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.observation.ObservationHandler;
 import io.micrometer.observation.ObservationRegistry;
-import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
-import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
 import org.apache.hc.client5.http.ssl.DefaultClientTlsStrategy;
 import org.apache.hc.client5.http.ssl.HostnameVerificationPolicy;
 import org.apache.hc.client5.http.ssl.NoopHostnameVerifier;
+import org.apache.hc.client5.http.ssl.TlsSocketStrategy;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.http.client.HttpClientSettings;
@@ -66,25 +60,18 @@ public final class RehearsalClients implements RehearsalClientFactory {
 	public Client create(@Nullable SSLContext tls) {
 		HttpPoolClientProperties properties = new HttpPoolClientProperties();
 		properties.getEviction().setEnabled(false);
-		HttpPoolPropertiesMapper mapper = new HttpPoolPropertiesMapper(properties, this.baseline, NAME,
-				HttpPoolBuilderCustomizers.NONE);
-		PoolMonitor monitor = mapper.monitor(NAME, NAME);
-		ConnectionRetirement retirement = new ConnectionRetirement();
-		ReloadableTlsSocketStrategy tlsStrategy = (tls != null) ? new ReloadableTlsSocketStrategy(
-				new DefaultClientTlsStrategy(tls, HostnameVerificationPolicy.CLIENT, NoopHostnameVerifier.INSTANCE))
+		ResolvedClient client = new ResolvedClient(NAME, properties, this.baseline, null);
+		HttpPoolFactory factory = new HttpPoolFactory(this.baseline, null, HttpPoolBuilderCustomizers.NONE);
+		TlsSocketStrategy tlsStrategy = (tls != null)
+				? new DefaultClientTlsStrategy(tls, HostnameVerificationPolicy.CLIENT, NoopHostnameVerifier.INSTANCE)
 				: null;
-		PoolingHttpClientConnectionManager manager = mapper.connectionManager(tlsStrategy,
-				this.baseline.inetAddressFilter(), retirement, monitor);
-		ServerKeepAlives keepAlives = new ServerKeepAlives();
-		CloseableHttpClient httpClient = mapper.httpClient(manager, monitor, keepAlives);
-		HttpPool pool = new HttpPool(NAME, manager, httpClient, null, retirement, monitor, keepAlives);
+		HttpPool pool = factory.create(NAME, client, tlsStrategy, this.baseline.inetAddressFilter());
 		HttpPools pools = new HttpPools();
 		pools.register(pool);
-		PooledClientHttpRequestFactoryBuilder requestFactories = new PooledClientHttpRequestFactoryBuilder(
-				this.baseline, new HttpPoolSelector(pool, null, this.baseline, pools, mapper, null));
 		RestClient.Builder builder = RestClient.builder();
 		this.customizers.forEach((customizer) -> customizer.customize(builder));
-		builder.requestFactory(requestFactories.build(this.baseline)).observationRegistry(observationRegistry());
+		builder.requestFactory(factory.requestFactoryBuilder(pool, client, pools).build(this.baseline))
+			.observationRegistry(observationRegistry());
 		return new Client(builder.build(), pools);
 	}
 

@@ -37,16 +37,9 @@ final class SpringBootVersionCheck implements ApplicationContextInitializer<Conf
 
 		private static final long serialVersionUID = 1L;
 
-		private final @Nullable String version;
-
 		UnsupportedSpringBootVersionException(@Nullable String version) {
 			super("http-pool-spring-boot-starter requires Spring Boot " + REQUIRED_VERSION + " or later; the application runs on Spring Boot "
 					+ ((version != null) ? version : "of an unknown version older than " + REQUIRED_VERSION));
-			this.version = version;
-		}
-
-		@Nullable String getVersion() {
-			return this.version;
 		}
 
 	}

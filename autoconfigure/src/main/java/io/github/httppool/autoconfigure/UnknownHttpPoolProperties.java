@@ -58,10 +58,10 @@ final class UnknownHttpPoolProperties {
 		List<Unknown> unknowns = find(environment);
 		for (Unknown unknown : unknowns) {
 			if (unknown.client() != null && !properties.getClients().containsKey(unknown.client())) {
-				throw new InvalidHttpPoolPropertyException(unknown.key(), "(not shown)", unknown.key() + " "
+				throw new InvalidHttpPoolPropertyException(List.of(unknown.invalid(unknown.key() + " "
 						+ Unknown.NOT_KNOWN + ", and it is the only key of the client '" + unknown.client()
-						+ "', which therefore has no settings",
-						"Correct the key" + unknown.correction() + " or remove it.", null);
+						+ "', which therefore has no settings")),
+						"Correct the key" + unknown.correction() + " or remove it.");
 			}
 		}
 		if (unknowns.isEmpty()) {
@@ -74,10 +74,9 @@ final class UnknownHttpPoolProperties {
 				List<String> others = unknowns.subList(1, unknowns.size()).stream().map(Unknown::key).toList();
 				reason.append("; other unknown keys: ").append(String.join(", ", others));
 			}
-			throw new InvalidHttpPoolPropertyException(first.key(), "(not shown)", reason.toString(),
+			throw new InvalidHttpPoolPropertyException(List.of(first.invalid(reason.toString())),
 					"Correct the key" + first.correction() + " or remove it, or set " + FAIL_PROPERTY
-							+ "=false to only log unknown keys.",
-					null);
+							+ "=false to only log unknown keys.");
 		}
 		for (Unknown unknown : unknowns) {
 			logger.warn(unknown.key() + " " + Unknown.NOT_KNOWN + " and is ignored" + unknown.suggestion()
@@ -161,6 +160,10 @@ final class UnknownHttpPoolProperties {
 
 		String from() {
 			return (this.origin != null) ? " Origin: " + this.origin + "." : "";
+		}
+
+		InvalidHttpPoolPropertyException.Invalid invalid(String reason) {
+			return new InvalidHttpPoolPropertyException.Invalid(this.key, "(not shown)", this.origin, reason);
 		}
 
 	}

@@ -35,14 +35,6 @@ public final class ConfiguredProxyRoutePlanner extends DefaultRoutePlanner {
 		this.nonProxyHosts = nonProxyHosts.stream().map(ConfiguredProxyRoutePlanner::toPattern).toList();
 	}
 
-	/**
-	 * Return the proxy.
-	 * @return the proxy host
-	 */
-	public HttpHost proxy() {
-		return this.proxy;
-	}
-
 	@Override
 	protected @Nullable HttpHost determineProxy(HttpHost target, HttpContext context) {
 		String host = target.getHostName().toLowerCase(Locale.ROOT);

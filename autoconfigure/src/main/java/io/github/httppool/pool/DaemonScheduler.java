@@ -26,6 +26,8 @@ public final class DaemonScheduler {
 
 	private @Nullable ScheduledExecutorService executor;
 
+	private volatile @Nullable Thread thread;
+
 	/**
 	 * Create a scheduler.
 	 * @param threadName the name of its thread
@@ -65,6 +67,7 @@ public final class DaemonScheduler {
 				ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1, (runnable) -> {
 					Thread thread = new Thread(runnable, this.threadName);
 					thread.setDaemon(true);
+					this.thread = thread;
 					return thread;
 				});
 				executor.setRemoveOnCancelPolicy(true);
@@ -89,8 +92,15 @@ public final class DaemonScheduler {
 			return;
 		}
 		executor.shutdownNow();
+		long deadline = System.nanoTime() + this.stopTimeout.toNanos();
 		try {
 			executor.awaitTermination(this.stopTimeout.toMillis(), TimeUnit.MILLISECONDS);
+			Thread thread = this.thread;
+			long remainingMillis = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+			if (thread != null && thread != Thread.currentThread() && remainingMillis > 0) {
+				// the executor reports termination just before its thread ends
+				thread.join(remainingMillis);
+			}
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();

@@ -51,36 +51,7 @@ public final class HttpPool implements AutoCloseable {
 
 	/**
 	 * Create a new pool.
-	 * @param name the client name, for logs and metrics
-	 * @param connectionManager the connection manager that holds the connections
-	 * @param httpClient the client that leases connections from the manager
-	 * @param eviction how idle and expired connections are closed in the background, or
-	 * {@code null} for no background eviction
-	 */
-	public HttpPool(String name, PoolingHttpClientConnectionManager connectionManager, CloseableHttpClient httpClient,
-			@Nullable Eviction eviction) {
-		this(name, connectionManager, httpClient, eviction, null);
-	}
-
-	/**
-	 * Create a new pool whose connections can be retired.
-	 * @param name the client name, for logs and metrics
-	 * @param connectionManager the connection manager that holds the connections
-	 * @param httpClient the client that leases connections from the manager
-	 * @param eviction how idle and expired connections are closed in the background, or
-	 * {@code null} for no background eviction
-	 * @param retirement the retirement marker the connection manager's configuration
-	 * consults, or {@code null} if it consults none
-	 */
-	public HttpPool(String name, PoolingHttpClientConnectionManager connectionManager, CloseableHttpClient httpClient,
-			@Nullable Eviction eviction, @Nullable ConnectionRetirement retirement) {
-		this(name, connectionManager, httpClient, eviction, retirement, null);
-	}
-
-	/**
-	 * Create a new pool whose connections can be retired and that is observed by a
-	 * monitor.
-	 * @param name the client name, for logs and metrics
+	 * @param name the pool name, for logs and metrics
 	 * @param connectionManager the connection manager that holds the connections
 	 * @param httpClient the client that leases connections from the manager
 	 * @param eviction how idle and expired connections are closed in the background, or
@@ -89,23 +60,6 @@ public final class HttpPool implements AutoCloseable {
 	 * consults, or {@code null} if it consults none
 	 * @param monitor the monitor wired into the connection manager and the client (lease
 	 * timing, connection counts, pool-exhausted errors, leak detection), or {@code null}
-	 */
-	public HttpPool(String name, PoolingHttpClientConnectionManager connectionManager, CloseableHttpClient httpClient,
-			@Nullable Eviction eviction, @Nullable ConnectionRetirement retirement, @Nullable PoolMonitor monitor) {
-		this(name, connectionManager, httpClient, eviction, retirement, monitor, new ServerKeepAlives());
-	}
-
-	/**
-	 * Create a new pool that also knows what its servers announced about keep-alive.
-	 * @param name the client name, for logs and metrics
-	 * @param connectionManager the connection manager that holds the connections
-	 * @param httpClient the client that leases connections from the manager
-	 * @param eviction how idle and expired connections are closed in the background, or
-	 * {@code null} for no background eviction
-	 * @param retirement the retirement marker the connection manager's configuration
-	 * consults, or {@code null} if it consults none
-	 * @param monitor the monitor wired into the connection manager and the client, or
-	 * {@code null}
 	 * @param serverKeepAlives where the client's keep-alive strategy records the
 	 * keep-alive timeouts servers announce
 	 */

@@ -184,14 +184,6 @@ public final class PoolMonitor {
 	}
 
 	/**
-	 * Return the pool this monitor reports on.
-	 * @return the pool or {@code null} if none was bound yet
-	 */
-	public @Nullable PoolingHttpClientConnectionManager pool() {
-		return this.pool;
-	}
-
-	/**
 	 * Register a listener for the pool's events.
 	 * @param listener the listener
 	 */
@@ -505,15 +497,6 @@ public final class PoolMonitor {
 		 */
 		public Options {
 			settings = Collections.unmodifiableMap(new LinkedHashMap<>(settings));
-		}
-
-		/**
-		 * Return options with the given property prefix and nothing else.
-		 * @param propertyPrefix the property prefix
-		 * @return the options
-		 */
-		public static Options of(String propertyPrefix) {
-			return new Options(propertyPrefix, null, null, null, Map.of());
 		}
 
 	}

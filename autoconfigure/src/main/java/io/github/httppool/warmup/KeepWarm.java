@@ -71,12 +71,4 @@ public final class KeepWarm implements SmartLifecycle {
 		return this.scheduler.isRunning();
 	}
 
-	/**
-	 * Return what keep-warm did so far, per kept-warm target of every pool.
-	 * @return the status of every kept-warm target
-	 */
-	public List<PoolWarmup.KeepWarmStatus> status() {
-		return this.warmups.stream().flatMap((warmup) -> warmup.keepWarmStatus().stream()).toList();
-	}
-
 }

@@ -340,14 +340,6 @@ public final class PoolWarmup {
 		}
 	}
 
-	/**
-	 * Return what keep-warm did so far, per target with {@code min-idle}.
-	 * @return the status of every kept-warm target
-	 */
-	public List<KeepWarmStatus> keepWarmStatus() {
-		return this.keepWarmStates.values().stream().map((state) -> state.status(this.name)).toList();
-	}
-
 	@Override
 	public String toString() {
 		return "PoolWarmup[" + this.name + ", targets=" + this.targets + "]";
@@ -375,31 +367,9 @@ public final class PoolWarmup {
 
 	}
 
-	/**
-	 * What keep-warm did for one target.
-	 *
-	 * @param pool the pool's name
-	 * @param target the target, as {@code scheme://host:port}
-	 * @param minIdle the idle connections kept open
-	 * @param idle the idle connections open after the last check
-	 * @param reopened connections re-opened since start
-	 * @param lastCheck when the target was last checked, or {@code null}
-	 * @param lastFailure the failure of the last check, or {@code null}
-	 */
-	public record KeepWarmStatus(String pool, String target, int minIdle, int idle, long reopened,
-			@Nullable Instant lastCheck, @Nullable String lastFailure) {
-
-	}
-
 	private static final class KeepWarmState {
 
 		private final WarmupTarget target;
-
-		private volatile int idle;
-
-		private volatile long reopened;
-
-		private volatile @Nullable Instant lastCheck;
 
 		private volatile @Nullable String lastFailure;
 
@@ -408,7 +378,6 @@ public final class PoolWarmup {
 		}
 
 		void record(String pool, PreOpenResult result) {
-			this.lastCheck = Instant.now();
 			if (result.skipped() != null) {
 				if (logger.isDebugEnabled()) {
 					logger.debug("HTTP pool '" + pool + "': keep-warm skipped " + this.target.displayName() + ": "
@@ -416,8 +385,6 @@ public final class PoolWarmup {
 				}
 				return;
 			}
-			this.idle = result.open();
-			this.reopened += result.opened();
 			String failure = (result.failure() != null) ? Failures.describe(result.failure()) : null;
 			String previous = this.lastFailure;
 			this.lastFailure = failure;
@@ -434,11 +401,6 @@ public final class PoolWarmup {
 						+ ((result.opened() == 1) ? "connection" : "connections") + " to " + name + " in "
 						+ result.elapsed().toMillis() + " ms");
 			}
-		}
-
-		KeepWarmStatus status(String pool) {
-			return new KeepWarmStatus(pool, this.target.displayName(), this.target.minIdle(), this.idle, this.reopened,
-					this.lastCheck, this.lastFailure);
 		}
 
 	}

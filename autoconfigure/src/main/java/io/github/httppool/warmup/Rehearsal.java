@@ -95,8 +95,7 @@ final class Rehearsal {
 		}
 		String stopped = (failure == null && completed < requests) ? "stopped after " + completed + " of " + requests
 				+ " requests to stay within the warm-up budget" : null;
-		return new RehearsalOutcome(requests, completed, Duration.ofNanos(System.nanoTime() - start), stopped,
-				failure);
+		return new RehearsalOutcome(completed, Duration.ofNanos(System.nanoTime() - start), stopped, failure);
 	}
 
 	private void step(int i) {

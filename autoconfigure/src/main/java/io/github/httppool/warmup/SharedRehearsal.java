@@ -144,8 +144,7 @@ public final class SharedRehearsal {
 			return new Rehearsal(client.restClient(), endpoint.baseUrl(), types).run(requests, this.deadline::get);
 		}
 		catch (Exception ex) {
-			return new RehearsalOutcome(requests, 0, Duration.ofNanos(System.nanoTime() - start), null,
-					Failures.describe(ex));
+			return new RehearsalOutcome(0, Duration.ofNanos(System.nanoTime() - start), null, Failures.describe(ex));
 		}
 	}
 
@@ -156,14 +155,6 @@ public final class SharedRehearsal {
 		synchronized (lock) {
 			current = null;
 		}
-	}
-
-	/**
-	 * Return the plan of this rehearsal.
-	 * @return the plan
-	 */
-	public Plan plan() {
-		return this.plan;
 	}
 
 	/**
@@ -184,8 +175,7 @@ public final class SharedRehearsal {
 		catch (ExecutionException | TimeoutException ex) {
 			// reported below
 		}
-		return new RehearsalOutcome(this.plan.requests(), 0, Duration.ZERO,
-				"still running when the warm-up budget ran out", null);
+		return new RehearsalOutcome(0, Duration.ZERO, "still running when the warm-up budget ran out", null);
 	}
 
 	private RehearsalOutcome run(RehearsalClientFactory clients) {
@@ -207,8 +197,7 @@ public final class SharedRehearsal {
 			}
 		}
 		catch (Exception ex) {
-			outcome = new RehearsalOutcome(this.plan.requests(), 0, Duration.ofNanos(System.nanoTime() - start), null,
-					Failures.describe(ex));
+			outcome = new RehearsalOutcome(0, Duration.ofNanos(System.nanoTime() - start), null, Failures.describe(ex));
 		}
 		return outcome;
 	}

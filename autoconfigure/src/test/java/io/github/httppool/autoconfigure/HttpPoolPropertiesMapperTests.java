@@ -2,9 +2,9 @@ package io.github.httppool.autoconfigure;
 
 import java.time.Duration;
 
+import io.github.httppool.pool.HttpPool;
 import org.apache.hc.client5.http.config.ConnectionConfig;
 import org.apache.hc.client5.http.config.RequestConfig;
-import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
 import org.apache.hc.core5.pool.PoolConcurrencyPolicy;
 import org.apache.hc.core5.pool.PoolReusePolicy;
 import org.apache.hc.core5.util.TimeValue;
@@ -26,7 +26,7 @@ class HttpPoolPropertiesMapperTests {
 
 	@Test
 	void defaultsBoundEveryWait() {
-		HttpPoolPropertiesMapper mapper = new HttpPoolPropertiesMapper(this.properties, HttpClientSettings.defaults());
+		HttpPoolPropertiesMapper mapper = mapper(HttpClientSettings.defaults());
 		RequestConfig request = mapper.requestConfig();
 		ConnectionConfig connection = mapper.connectionConfig();
 		assertThat(request.getConnectionRequestTimeout()).isEqualTo(Timeout.ofSeconds(5));
@@ -47,9 +47,9 @@ class HttpPoolPropertiesMapperTests {
 			.withReadTimeout(Duration.ofSeconds(12))
 			.withRedirects(HttpRedirects.DONT_FOLLOW)
 			.withCookieHandling(HttpCookieHandling.DISABLE);
-		HttpPoolPropertiesMapper mapper = new HttpPoolPropertiesMapper(this.properties, boot);
-		assertThat(mapper.connectTimeout()).isEqualTo(Duration.ofMillis(1500));
-		assertThat(mapper.responseTimeout()).isEqualTo(Duration.ofSeconds(12));
+		HttpPoolPropertiesMapper mapper = mapper(boot);
+		assertThat(client(boot).connectTimeout()).isEqualTo(Duration.ofMillis(1500));
+		assertThat(client(boot).responseTimeout()).isEqualTo(Duration.ofSeconds(12));
 		assertThat(mapper.requestConfig().isRedirectsEnabled()).isFalse();
 		assertThat(mapper.requestConfig().getCookieSpec()).isEqualTo("ignore");
 	}
@@ -61,7 +61,7 @@ class HttpPoolPropertiesMapperTests {
 		HttpClientSettings boot = HttpClientSettings.defaults()
 			.withConnectTimeout(Duration.ofSeconds(9))
 			.withReadTimeout(Duration.ofSeconds(9));
-		HttpPoolPropertiesMapper mapper = new HttpPoolPropertiesMapper(this.properties, boot);
+		HttpPoolPropertiesMapper mapper = mapper(boot);
 		assertThat(mapper.connectionConfig().getConnectTimeout()).isEqualTo(Timeout.ofMilliseconds(700));
 		assertThat(mapper.connectionConfig().getSocketTimeout()).isEqualTo(Timeout.ofSeconds(3));
 	}
@@ -70,10 +70,11 @@ class HttpPoolPropertiesMapperTests {
 	void mapsLimitsAndPoliciesOntoTheConnectionManager() {
 		this.properties.setMaxTotal(64);
 		this.properties.setMaxPerRoute(16);
-		HttpPoolPropertiesMapper mapper = new HttpPoolPropertiesMapper(this.properties, HttpClientSettings.defaults());
-		try (PoolingHttpClientConnectionManager manager = mapper.connectionManager(null, null)) {
-			assertThat(manager.getMaxTotal()).isEqualTo(64);
-			assertThat(manager.getDefaultMaxPerRoute()).isEqualTo(16);
+		HttpPoolFactory factory = new HttpPoolFactory(HttpClientSettings.defaults(), null,
+				HttpPoolBuilderCustomizers.NONE);
+		try (HttpPool pool = factory.create(client(HttpClientSettings.defaults()), null, null)) {
+			assertThat(pool.connectionManager().getMaxTotal()).isEqualTo(64);
+			assertThat(pool.connectionManager().getDefaultMaxPerRoute()).isEqualTo(16);
 		}
 	}
 
@@ -81,7 +82,7 @@ class HttpPoolPropertiesMapperTests {
 	void mapsPoliciesOntoHttpClientsEnums() {
 		this.properties.setConcurrencyPolicy(HttpPoolClientProperties.ConcurrencyPolicy.LAX);
 		this.properties.setReusePolicy(HttpPoolClientProperties.ReusePolicy.FIFO);
-		HttpPoolPropertiesMapper mapper = new HttpPoolPropertiesMapper(this.properties, HttpClientSettings.defaults());
+		HttpPoolPropertiesMapper mapper = mapper(HttpClientSettings.defaults());
 		assertThat(mapper.concurrencyPolicy()).isEqualTo(PoolConcurrencyPolicy.LAX);
 		assertThat(mapper.reusePolicy()).isEqualTo(PoolReusePolicy.FIFO);
 	}
@@ -89,14 +90,14 @@ class HttpPoolPropertiesMapperTests {
 	@Test
 	void evictionIsAbsentWhenDisabled() {
 		this.properties.getEviction().setEnabled(false);
-		assertThat(new HttpPoolPropertiesMapper(this.properties, HttpClientSettings.defaults()).eviction()).isNull();
+		assertThat(mapper(HttpClientSettings.defaults()).eviction()).isNull();
 	}
 
 	@Test
 	void evictionCarriesIntervalAndIdleTimeout() {
 		this.properties.getEviction().setInterval(Duration.ofSeconds(2));
 		this.properties.getEviction().setIdleTimeout(Duration.ofSeconds(9));
-		assertThat(new HttpPoolPropertiesMapper(this.properties, HttpClientSettings.defaults()).eviction())
+		assertThat(mapper(HttpClientSettings.defaults()).eviction())
 			.satisfies((eviction) -> {
 				assertThat(eviction.interval()).isEqualTo(Duration.ofSeconds(2));
 				assertThat(eviction.idleTimeout()).isEqualTo(Duration.ofSeconds(9));
@@ -117,7 +118,7 @@ class HttpPoolPropertiesMapperTests {
 		this.properties.getRoutes().put("slow.example.com", route);
 		this.properties.getEviction().setInterval(Duration.ofNanos(1));
 		this.properties.getEviction().setIdleTimeout(Duration.ofNanos(1));
-		HttpPoolPropertiesMapper mapper = new HttpPoolPropertiesMapper(this.properties, HttpClientSettings.defaults());
+		HttpPoolPropertiesMapper mapper = mapper(HttpClientSettings.defaults());
 		ConnectionConfig connection = mapper.connectionConfig();
 		assertThat(connection.getConnectTimeout()).isEqualTo(Timeout.ofMilliseconds(1));
 		assertThat(connection.getSocketTimeout()).isEqualTo(Timeout.ofMilliseconds(1));
@@ -141,9 +142,17 @@ class HttpPoolPropertiesMapperTests {
 	void durationsOfWholeMillisecondsAreKeptAsTheyAre() {
 		this.properties.setResponseTimeout(Duration.ofNanos(1_500_000));
 		this.properties.setConnectTimeout(Duration.ofMillis(7));
-		HttpPoolPropertiesMapper mapper = new HttpPoolPropertiesMapper(this.properties, HttpClientSettings.defaults());
+		HttpPoolPropertiesMapper mapper = mapper(HttpClientSettings.defaults());
 		assertThat(mapper.connectionConfig().getSocketTimeout()).isEqualTo(Timeout.ofMilliseconds(2));
 		assertThat(mapper.connectionConfig().getConnectTimeout()).isEqualTo(Timeout.ofMilliseconds(7));
+	}
+
+	private HttpPoolPropertiesMapper mapper(HttpClientSettings baseline) {
+		return new HttpPoolPropertiesMapper(client(baseline));
+	}
+
+	private ResolvedClient client(HttpClientSettings baseline) {
+		return new ResolvedClient(HttpPoolAutoConfiguration.DEFAULT_CLIENT, this.properties, baseline, null);
 	}
 
 }

@@ -72,6 +72,26 @@ class HttpPoolPropertiesValidationTests {
 	}
 
 	@Test
+	void everyInvalidSettingOfEveryClientIsReportedUnderOneHeadingByItsKey() {
+		this.contextRunner
+			.withPropertyValues("http.pool.max-per-route=201", "http.pool.time-to-live=0s",
+					"http.pool.clients.partner.max-total=10", "http.pool.clients.partner.retry.max-retries=-1")
+			.run((context) -> {
+				assertThat(context).hasFailed();
+				String report = FailureReports.analyze(context.getStartupFailure());
+				assertThat(report).containsOnlyOnce("Invalid configuration of the pooled HTTP client")
+					.contains("Property: http.pool.max-per-route")
+					.contains("Property: http.pool.time-to-live")
+					.contains("Property: http.pool.clients.partner.max-per-route")
+					.contains("Property: http.pool.clients.partner.time-to-live")
+					.contains("Property: http.pool.clients.partner.retry.max-retries")
+					.contains("Origin: \"http.pool.time-to-live\" from property source")
+					.doesNotContain("maxPerRoute")
+					.doesNotContain("timeToLive");
+			});
+	}
+
+	@Test
 	void evictionSettingsAreNotCheckedWhenEvictionIsOff() {
 		this.contextRunner.withPropertyValues("http.pool.eviction.enabled=false", "http.pool.eviction.interval=0s")
 			.run((context) -> assertThat(context).hasNotFailed());

@@ -3,6 +3,7 @@ package io.github.httppool.warmup;
 import java.time.Duration;
 
 import io.github.httppool.autoconfigure.HttpPoolAutoConfiguration;
+import io.github.httppool.pool.PoolMonitor;
 import io.github.httppool.testsupport.LoopbackHttpServer;
 import io.github.httppool.testsupport.TestTls;
 import org.junit.jupiter.api.AfterEach;
@@ -53,14 +54,10 @@ class WarmupKeepWarmTests {
 			this.server.await("2 idle connections in the pool",
 					() -> WarmupTestSupport.stats(context, HttpPoolAutoConfiguration.DEFAULT_CLIENT).getAvailable() == 2,
 					Duration.ofSeconds(2));
-			KeepWarm keepWarm = context.getBean(KeepWarm.class);
-			// a check records what it did after its connects are done: wait for the record
-			this.server.await("keep-warm's record of 2 re-opened connections",
-					() -> keepWarm.status().get(0).reopened() == 2, Duration.ofSeconds(2));
-			assertThat(keepWarm.status()).singleElement().satisfies((status) -> {
-				assertThat(status.reopened()).isEqualTo(2);
-				assertThat(status.lastFailure()).isNull();
-			});
+			PoolMonitor monitor = WarmupTestSupport.pool(context, HttpPoolAutoConfiguration.DEFAULT_CLIENT).monitor();
+			this.server.await("2 pre-opened and 2 re-opened connections counted",
+					() -> monitor.createdConnections() == 4, Duration.ofSeconds(2));
+			assertThat(monitor.connectFailures()).isZero();
 			context.getBean(org.springframework.web.client.RestClient.class)
 				.get()
 				.uri(this.server.url("/after-idle"))

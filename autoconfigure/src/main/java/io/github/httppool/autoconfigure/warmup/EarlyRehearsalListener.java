@@ -2,7 +2,9 @@ package io.github.httppool.autoconfigure.warmup;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 
+import io.github.httppool.autoconfigure.HttpPoolClientProperties;
 import io.github.httppool.autoconfigure.HttpPoolClients;
 import io.github.httppool.autoconfigure.HttpPoolProperties;
 import io.github.httppool.autoconfigure.RehearsalClients;
@@ -84,10 +86,10 @@ public final class EarlyRehearsalListener implements ApplicationListener<Applica
 
 		static void start(Binder binder, ConfigurableEnvironment environment) {
 			HttpPoolProperties properties = binder.bindOrCreate("http.pool", HttpPoolProperties.class);
-			HttpPoolClients clients = HttpPoolClients.resolve(properties, environment);
-			Duration budget = HttpPoolWarmupAutoConfiguration.budget(clients, (name) -> true);
-			SharedRehearsal.Plan plan = (budget != null)
-					? HttpPoolWarmupAutoConfiguration.rehearsalPlan(clients, (name) -> true, budget) : null;
+			Map<String, HttpPoolClientProperties> clients = HttpPoolClients.bindUnchecked(properties, environment);
+			Duration budget = HttpPoolWarmupAutoConfiguration.budget(clients);
+			SharedRehearsal.Plan plan = (budget != null) ? HttpPoolWarmupAutoConfiguration.rehearsalPlan(clients, budget)
+					: null;
 			if (plan != null) {
 				SharedRehearsal.startEarly(new RehearsalClients(HttpClientSettings.defaults(), List.of()),
 						new SharedRehearsal.Plan(plan.requests(), List.of(), plan.tls(), plan.budget()));

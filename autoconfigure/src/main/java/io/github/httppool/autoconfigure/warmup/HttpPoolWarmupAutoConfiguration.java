@@ -1,25 +1,23 @@
 package io.github.httppool.autoconfigure.warmup;
 
-import java.net.ProxySelector;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.function.Predicate;
 
 import io.github.httppool.autoconfigure.HttpPoolAutoConfiguration;
 import io.github.httppool.autoconfigure.HttpPoolClientProperties;
 import io.github.httppool.autoconfigure.HttpPoolClients;
 import io.github.httppool.autoconfigure.PooledRestClients;
 import io.github.httppool.autoconfigure.RehearsalClients;
-import io.github.httppool.pool.ConfiguredProxyRoutePlanner;
+import io.github.httppool.autoconfigure.ResolvedClient;
 import io.github.httppool.pool.HttpPool;
 import io.github.httppool.pool.HttpPools;
 import io.github.httppool.pool.Milliseconds;
-import io.github.httppool.pool.RouteKey;
 import io.github.httppool.warmup.ConnectionPreOpener;
 import io.github.httppool.warmup.HttpPoolWarmer;
 import io.github.httppool.warmup.KeepWarm;
@@ -29,10 +27,7 @@ import io.github.httppool.warmup.SharedRehearsal;
 import io.github.httppool.warmup.WarmupOutcomes;
 import io.github.httppool.warmup.WarmupRequest;
 import io.github.httppool.warmup.WarmupTarget;
-import org.apache.hc.client5.http.impl.DefaultSchemePortResolver;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
-import org.apache.hc.client5.http.impl.routing.SystemDefaultRoutePlanner;
-import org.apache.hc.client5.http.routing.HttpRoutePlanner;
 import org.apache.hc.core5.http.HttpHost;
 import org.jspecify.annotations.Nullable;
 
@@ -76,17 +71,22 @@ public final class HttpPoolWarmupAutoConfiguration {
 			PooledRestClients pooledRestClients, ObjectProvider<HttpClientSettings> httpClientSettings,
 			ObjectProvider<RestClientCustomizer> restClientCustomizers) {
 		List<PoolWarmup> warmups = new ArrayList<>();
+		Map<String, HttpPoolClientProperties> pooled = new LinkedHashMap<>();
 		for (String name : httpPoolClients.names()) {
+			ResolvedClient client = httpPoolClients.client(name);
 			HttpPool pool = httpPools.get(name);
-			if (pool != null && httpPoolClients.get(name).getWarmup().isEnabled()) {
-				warmups.add(warmup(name, httpPoolClients.get(name), pool, pooledRestClients));
+			if (pool != null) {
+				pooled.put(name, client.properties());
+				if (client.properties().getWarmup().isEnabled()) {
+					warmups.add(warmup(client, pool, pooledRestClients));
+				}
 			}
 		}
-		Duration budget = budget(httpPoolClients, (name) -> httpPools.get(name) != null);
+		Duration budget = budget(pooled);
 		if (budget == null) {
 			return new PoolWarmups(List.of(), Duration.ofSeconds(5), null);
 		}
-		SharedRehearsal.Plan plan = rehearsalPlan(httpPoolClients, (name) -> httpPools.get(name) != null, budget);
+		SharedRehearsal.Plan plan = rehearsalPlan(pooled, budget);
 		SharedRehearsal rehearsal = null;
 		if (plan != null) {
 			RehearsalClients clients = new RehearsalClients(httpClientSettings.getIfAvailable(HttpClientSettings::defaults),
@@ -110,14 +110,13 @@ public final class HttpPoolWarmupAutoConfiguration {
 
 	/**
 	 * Return the budget of the whole warm-up, the largest of the clients' budgets, or
-	 * {@code null} if no client with a pool warms up.
+	 * {@code null} if no client warms up.
 	 */
-	static @Nullable Duration budget(HttpPoolClients clients, Predicate<String> hasPool) {
+	static @Nullable Duration budget(Map<String, HttpPoolClientProperties> clients) {
 		Duration budget = null;
-		for (String name : clients.names()) {
-			HttpPoolClientProperties.Warmup warmup = clients.get(name).getWarmup();
-			if (hasPool.test(name) && warmup.isEnabled()
-					&& (budget == null || warmup.getBudget().compareTo(budget) > 0)) {
+		for (HttpPoolClientProperties client : clients.values()) {
+			HttpPoolClientProperties.Warmup warmup = client.getWarmup();
+			if (warmup.isEnabled() && (budget == null || warmup.getBudget().compareTo(budget) > 0)) {
 				budget = warmup.getBudget();
 			}
 		}
@@ -129,15 +128,14 @@ public final class HttpPoolWarmupAutoConfiguration {
 	 * client rehearses: the most requests any client asks for, every client's types, and
 	 * TLS when some client calls HTTPS upstreams.
 	 */
-	static SharedRehearsal.@Nullable Plan rehearsalPlan(HttpPoolClients clients, Predicate<String> hasPool,
+	static SharedRehearsal.@Nullable Plan rehearsalPlan(Map<String, HttpPoolClientProperties> clients,
 			Duration budget) {
 		int requests = 0;
 		Set<Class<?>> types = new LinkedHashSet<>();
 		boolean tls = false;
-		for (String name : clients.names()) {
-			HttpPoolClientProperties client = clients.get(name);
+		for (HttpPoolClientProperties client : clients.values()) {
 			HttpPoolClientProperties.Warmup warmup = client.getWarmup();
-			if (hasPool.test(name) && warmup.isEnabled() && warmup.getRehearsal().isEnabled()) {
+			if (warmup.isEnabled() && warmup.getRehearsal().isEnabled()) {
 				requests = Math.max(requests, warmup.getRehearsal().getRequests());
 				types.addAll(warmup.getRehearsal().getTypes());
 				tls |= callsHttps(client) || warmup.getTargets()
@@ -148,66 +146,38 @@ public final class HttpPoolWarmupAutoConfiguration {
 		return (requests > 0) ? new SharedRehearsal.Plan(requests, List.copyOf(types), tls, budget) : null;
 	}
 
-	private static PoolWarmup warmup(String name, HttpPoolClientProperties client, HttpPool pool,
-			PooledRestClients pooledRestClients) {
-		HttpPoolClientProperties.Warmup warmup = client.getWarmup();
+	private static PoolWarmup warmup(ResolvedClient client, HttpPool pool, PooledRestClients pooledRestClients) {
+		HttpPoolClientProperties properties = client.properties();
+		HttpPoolClientProperties.Warmup warmup = properties.getWarmup();
 		List<WarmupTarget> targets = new ArrayList<>();
 		for (HttpPoolClientProperties.Warmup.Target target : warmup.getTargets()) {
 			URI url = WarmupTarget.parseUrl(String.valueOf(target.getUrl()));
+			Duration keepAlive = client.keepAlive(new HttpHost(url.getScheme(), url.getHost(), url.getPort()))
+				.defaultTimeout();
 			targets.add(new WarmupTarget(url, target.getConnections(), target.getMinIdle(),
 					target.getRequests().stream().map(WarmupRequest::parse).toList(),
-					Milliseconds.roundUp(keepAlive(client, url))));
+					Milliseconds.roundUp(keepAlive)));
 		}
 		PoolWarmup.Settings settings = new PoolWarmup.Settings(warmup.isFailOnError(),
-				Milliseconds.roundUp(warmup.getKeepWarm().intervalOrDefault(client.getValidateAfterInactivity())),
-				HttpPoolClients.prefix(name) + "warmup.");
-		ConnectionPreOpener preOpener = new ConnectionPreOpener(name, pool.connectionManager(), routePlanner(client),
-				pool.serverKeepAlives());
-		return new PoolWarmup(pool, preOpener, targets, settings, () -> pooledRestClients.restClientBuilder(name));
+				Milliseconds.roundUp(warmup.getKeepWarm().intervalOrDefault(properties.getValidateAfterInactivity())),
+				client.propertyPrefix() + "warmup.");
+		ConnectionPreOpener preOpener = new ConnectionPreOpener(client.name(), pool.connectionManager(),
+				client.routePlanner(), pool.serverKeepAlives());
+		return new PoolWarmup(pool, preOpener, targets, settings,
+				() -> pooledRestClients.restClientBuilder(client.name()));
 	}
 
 	/**
 	 * Return whether the client is set up for HTTPS upstreams: an {@code https} base URL
 	 * or per-host route, or an SSL bundle.
 	 */
-	static boolean callsHttps(HttpPoolClientProperties client) {
+	private static boolean callsHttps(HttpPoolClientProperties client) {
 		return client.getSsl().getBundle() != null || isHttps(client.getBaseUrl())
 				|| client.getRoutes().keySet().stream().anyMatch(HttpPoolWarmupAutoConfiguration::isHttps);
 	}
 
 	private static boolean isHttps(@Nullable String url) {
 		return url != null && url.regionMatches(true, 0, "https://", 0, 8);
-	}
-
-	/**
-	 * Return how long a connection opened without a request may stay idle: what the
-	 * client's keep-alive strategy decides for a response without a {@code Keep-Alive}
-	 * header on the target's route.
-	 */
-	static Duration keepAlive(HttpPoolClientProperties client, URI url) {
-		Duration keepAlive = client.getKeepAlive().getDefaultTimeout();
-		HttpHost host = new HttpHost(url.getScheme(), url.getHost(), url.getPort());
-		for (Map.Entry<String, HttpPoolClientProperties.Route> route : client.getRoutes().entrySet()) {
-			Duration max = route.getValue().getKeepAliveMaxTimeout();
-			if (max != null && RouteKey.parse(route.getKey()).matches(host)) {
-				return (max.compareTo(keepAlive) < 0) ? max : keepAlive;
-			}
-		}
-		return keepAlive;
-	}
-
-	/**
-	 * Return the route planner the client's HTTP client uses, so that connections are
-	 * pre-opened on the routes requests take: a configured proxy's, else the JVM's proxy
-	 * settings (the starter's clients are built with {@code useSystemProperties()}).
-	 */
-	static HttpRoutePlanner routePlanner(HttpPoolClientProperties client) {
-		HttpPoolClientProperties.Proxy proxy = client.getProxy();
-		if (proxy.getHost() != null) {
-			return new ConfiguredProxyRoutePlanner(new HttpHost("http", proxy.getHost(), proxy.getPort()),
-					proxy.getNonProxyHosts());
-		}
-		return new SystemDefaultRoutePlanner(DefaultSchemePortResolver.INSTANCE, ProxySelector.getDefault());
 	}
 
 }
