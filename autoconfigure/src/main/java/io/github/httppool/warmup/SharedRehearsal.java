@@ -111,6 +111,20 @@ public final class SharedRehearsal {
 		}
 	}
 
+	/**
+	 * Stop a rehearsal started early that nothing has joined, because the application
+	 * failed to start, and forget it, so that the next application in this JVM starts
+	 * its own.
+	 */
+	public static void abandonEarly() {
+		synchronized (lock) {
+			if (current != null && current.early && !current.joined) {
+				current.deadline.set(System.nanoTime());
+				current = null;
+			}
+		}
+	}
+
 	private void join(RehearsalClientFactory clients, Plan plan) {
 		this.joined = true;
 		long joinedAt = System.nanoTime();

@@ -1,5 +1,6 @@
 package io.github.httppool.warmup;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -29,8 +30,13 @@ import static org.assertj.core.api.Assertions.assertThatException;
 class EarlyRehearsalTests {
 
 	@BeforeEach
-	void runANewRehearsal() {
+	void runANewRehearsal() throws InterruptedException {
 		SharedRehearsal.forget();
+		long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+		while (rehearsalThreadAlive() && System.nanoTime() - deadline < 0) {
+			Thread.sleep(20);
+		}
+		assertThat(rehearsalThreadAlive()).as("an earlier test's rehearsal has ended").isFalse();
 	}
 
 	@Test
@@ -82,23 +88,34 @@ class EarlyRehearsalTests {
 	}
 
 	@Test
-	void invalidSettingsStartNothingEarlyAndAreReportedByTheContextAsBefore() {
+	void anApplicationThatFailsToStartStopsItsEarlyRehearsal() throws InterruptedException {
 		AtomicBoolean runningBeforeTheContext = new AtomicBoolean();
 		assertThatException()
 			.isThrownBy(() -> WarmupTestSupport.application()
 				.listeners(rehearsalRunning(runningBeforeTheContext))
-				.run(WarmupTestSupport.arguments("http.pool.clients.partner.max-per-route=0")))
+				.run(WarmupTestSupport.arguments("http.pool.warmup.rehearsal.requests=5000",
+						"http.pool.clients.partner.max-per-route=0")))
 			.withRootCauseInstanceOf(InvalidHttpPoolPropertyException.class)
 			.withStackTraceContaining("http.pool.clients.partner.max-per-route");
-		assertThat(runningBeforeTheContext).isFalse();
+		assertThat(runningBeforeTheContext).as("the settings were reported by the context, not before").isTrue();
+		long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+		while (rehearsalThreadAlive() && System.nanoTime() - deadline < 0) {
+			Thread.sleep(10);
+		}
+		assertThat(rehearsalThreadAlive()).as("the rehearsal of 5000 requests stopped with the failed start")
+			.isFalse();
 	}
 
 	private static ApplicationListener<ApplicationPreparedEvent> rehearsalRunning(AtomicBoolean running) {
 		return (event) -> event.getApplicationContext()
-			.addBeanFactoryPostProcessor((beanFactory) -> running.set(Thread.getAllStackTraces()
-				.keySet()
-				.stream()
-				.anyMatch((thread) -> thread.getName().equals("http-pool-warmup-rehearsal") && thread.isAlive())));
+			.addBeanFactoryPostProcessor((beanFactory) -> running.set(rehearsalThreadAlive()));
+	}
+
+	private static boolean rehearsalThreadAlive() {
+		return Thread.getAllStackTraces()
+			.keySet()
+			.stream()
+			.anyMatch((thread) -> thread.getName().equals("http-pool-warmup-rehearsal") && thread.isAlive());
 	}
 
 	@Configuration(proxyBeanMethods = false)

@@ -12,7 +12,9 @@ import io.github.httppool.warmup.SharedRehearsal;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
+import org.springframework.boot.context.event.ApplicationFailedEvent;
 import org.springframework.boot.context.event.ApplicationPreparedEvent;
+import org.springframework.boot.context.event.SpringApplicationEvent;
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.http.client.HttpClientSettings;
@@ -32,11 +34,11 @@ import org.springframework.util.ClassUtils;
  * the warm-up or the rehearsal is off, when auto-configuration is off (test slices) or
  * {@code spring.autoconfigure.exclude} names the starter's auto-configuration, during
  * Spring AOT processing, or when the settings cannot be bound (the context then reports
- * them).
+ * them). A rehearsal that nothing joined stops when the application fails to start.
  *
  * @since 0.1.0
  */
-public final class EarlyRehearsalListener implements ApplicationListener<ApplicationPreparedEvent>, Ordered {
+public final class EarlyRehearsalListener implements ApplicationListener<SpringApplicationEvent>, Ordered {
 
 	private static final Log logger = LogFactory.getLog(EarlyRehearsalListener.class);
 
@@ -48,7 +50,16 @@ public final class EarlyRehearsalListener implements ApplicationListener<Applica
 			"io.github.httppool.autoconfigure.warmup.HttpPoolWarmupAutoConfiguration");
 
 	@Override
-	public void onApplicationEvent(ApplicationPreparedEvent event) {
+	public void onApplicationEvent(SpringApplicationEvent event) {
+		if (event instanceof ApplicationPreparedEvent prepared) {
+			start(prepared);
+		}
+		else if (event instanceof ApplicationFailedEvent && CLIENT_PRESENT) {
+			SharedRehearsal.abandonEarly();
+		}
+	}
+
+	private void start(ApplicationPreparedEvent event) {
 		if (!CLIENT_PRESENT || Boolean.getBoolean("spring.aot.processing")) {
 			return;
 		}
