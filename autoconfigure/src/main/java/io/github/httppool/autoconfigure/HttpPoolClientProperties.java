@@ -631,7 +631,7 @@ public class HttpPoolClientProperties {
 			 * Number of rehearsal requests, sent over HTTP and again over TLS when a client
 			 * calls HTTPS upstreams; the largest of the clients' values applies.
 			 */
-			private int requests = 200;
+			private int requests = 100;
 
 			/**
 			 * Application types (request and response bodies of the client's calls) that
