@@ -369,10 +369,7 @@ public final class Benchmark {
 		Demo.runningGateway.set(gateway);
 		try {
 			int port = Demo.awaitPort(gateway, portFile, log);
-			HttpClient client = HttpClient.newBuilder()
-				.version(HttpClient.Version.HTTP_1_1)
-				.connectTimeout(Duration.ofSeconds(5))
-				.build();
+			HttpClient client = GatewayJvm.pollingClient();
 			GatewayJvm.awaitReady(client, port, gateway, log);
 			double readySeconds = (System.nanoTime() - began) / 1e9;
 			URI target = URI.create("http://127.0.0.1:" + port + "/proxy/api/accounts/42");

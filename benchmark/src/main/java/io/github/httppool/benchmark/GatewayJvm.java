@@ -220,6 +220,17 @@ record GatewayJvm(Path home, String version, int feature) {
 	}
 
 	/**
+	 * Return an HTTP/1.1 client for polling a gateway, connecting within 5 s.
+	 * @return the client
+	 */
+	static HttpClient pollingClient() {
+		return HttpClient.newBuilder()
+			.version(HttpClient.Version.HTTP_1_1)
+			.connectTimeout(Duration.ofSeconds(5))
+			.build();
+	}
+
+	/**
 	 * Wait until the gateway answers {@code 200} on {@code /actuator/health/readiness} (or, where that group
 	 * does not exist, on {@code /actuator/health}).
 	 * @param client the client to poll with (its connection to the gateway stays open for later requests)

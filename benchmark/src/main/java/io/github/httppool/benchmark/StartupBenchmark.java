@@ -5,7 +5,6 @@ import java.net.http.HttpClient;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -70,7 +69,7 @@ final class StartupBenchmark {
 		}
 		Path directory = Files.createTempDirectory("http-pool-startup-benchmark");
 		log("gateways on " + jvm.get().describe() + ", " + Runtime.getRuntime().availableProcessors()
-				+ " CPUs, load average " + loadAverage() + "; logs in " + directory);
+				+ " CPUs, load average " + LoadAverage.oneMinute() + "; logs in " + directory);
 		Map<String, List<Double>> results = new LinkedHashMap<>();
 		Map<String, List<Double>> cpu = new LinkedHashMap<>();
 		for (int clients : clientCounts) {
@@ -94,7 +93,7 @@ final class StartupBenchmark {
 		}
 		System.out.println();
 		System.out.printf(Locale.ROOT, "Time to ready (process start to readiness UP), median of %d fresh JVMs, %s,"
-				+ " load average now %s%n", runs, jvm.get().describe(), loadAverage());
+				+ " load average now %s%n", runs, jvm.get().describe(), LoadAverage.oneMinute());
 		System.out.println("clients  https  warm-up off  warm-up on  difference   CPU off  CPU on  difference"
 				+ "   runs off / on (s)");
 		for (int clients : clientCounts) {
@@ -131,10 +130,7 @@ final class StartupBenchmark {
 		Process gateway = jvm.startGateway(Demo.STARTER_VARIANT, "http://127.0.0.1:9", portFile, log, gatewayArgs);
 		try {
 			int port = Demo.awaitPort(gateway, portFile, log);
-			HttpClient client = HttpClient.newBuilder()
-				.version(HttpClient.Version.HTTP_1_1)
-				.connectTimeout(Duration.ofSeconds(5))
-				.build();
+			HttpClient client = GatewayJvm.pollingClient();
 			GatewayJvm.awaitReady(client, port, gateway, log);
 			double seconds = (System.nanoTime() - began) / 1e9;
 			double cpuSeconds = gateway.toHandle()
@@ -175,15 +171,6 @@ final class StartupBenchmark {
 		values.forEach((value) -> text.append((text.length() > 0) ? " " : "")
 			.append(String.format(Locale.ROOT, "%.2f", value)));
 		return text.toString();
-	}
-
-	private static String loadAverage() {
-		try {
-			return Files.readString(Path.of("/proc/loadavg")).trim().split(" ", 4)[0];
-		}
-		catch (IOException | RuntimeException ex) {
-			return "n/a";
-		}
 	}
 
 	private static void log(String message) {

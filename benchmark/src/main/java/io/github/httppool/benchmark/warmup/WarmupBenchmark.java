@@ -15,6 +15,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
+import io.github.httppool.benchmark.LoadAverage;
 import io.github.httppool.benchmark.upstream.BenchmarkCertificates;
 import io.github.httppool.benchmark.upstream.BenchmarkUpstream;
 
@@ -103,7 +104,7 @@ public final class WarmupBenchmark {
 		long began = System.nanoTime();
 		Path directory = Files.createTempDirectory("http-pool-warmup-benchmark");
 		log("TLS material and logs in " + directory + "; " + Runtime.getRuntime().availableProcessors()
-				+ " CPUs, Java " + Runtime.version() + ", load average " + loadAverage());
+				+ " CPUs, Java " + Runtime.version() + ", load average " + LoadAverage.oneMinute());
 		BenchmarkCertificates certificates = BenchmarkCertificates.create(directory);
 		Map<String, List<Result>> results = new LinkedHashMap<>();
 		for (String tls : tlsModes) {
@@ -126,7 +127,7 @@ public final class WarmupBenchmark {
 		}
 		printTable(results, runs, settings);
 		log(String.format(Locale.ROOT, "done in %.0f s, load average %s", (System.nanoTime() - began) / 1e9,
-				loadAverage()));
+				LoadAverage.oneMinute()));
 	}
 
 	private static Result measure(BenchmarkUpstream upstream, BenchmarkCertificates certificates, boolean mutual,
@@ -301,15 +302,6 @@ public final class WarmupBenchmark {
 		double[] sorted = results.stream().mapToDouble(value).sorted().toArray();
 		int middle = sorted.length / 2;
 		return (sorted.length % 2 == 1) ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-	}
-
-	private static String loadAverage() {
-		try {
-			return Files.readString(Path.of("/proc/loadavg")).trim().split(" ", 4)[0];
-		}
-		catch (IOException | RuntimeException ex) {
-			return "n/a";
-		}
 	}
 
 	private static void log(String message) {
