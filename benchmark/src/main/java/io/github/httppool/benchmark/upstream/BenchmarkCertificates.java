@@ -12,9 +12,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
+import javax.net.ssl.KeyManager;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
+
+import org.jspecify.annotations.Nullable;
 
 /**
  * Throw-away certificates for the TLS modes of the demo and the benchmarks, made at run time with the JDK's
@@ -77,6 +80,30 @@ public record BenchmarkCertificates(Path directory, Path serverKeyStore, Path se
 		trustManagers.init(load(this.serverTrustStore));
 		SSLContext context = SSLContext.getInstance("TLS");
 		context.init(keyManagers.getKeyManagers(), trustManagers.getTrustManagers(), null);
+		return context;
+	}
+
+	/**
+	 * A client's TLS context: trust in the upstream's certificate and, for mutual TLS, the
+	 * client key.
+	 * @param trustStore the client's trust store
+	 * @param keyStore the client's key store, or {@code null} without a client certificate
+	 * @return the context
+	 * @throws IOException if a store cannot be read
+	 * @throws GeneralSecurityException if a store is not usable
+	 */
+	public static SSLContext clientSslContext(Path trustStore, @Nullable Path keyStore)
+			throws IOException, GeneralSecurityException {
+		KeyManager[] keyManagers = null;
+		if (keyStore != null) {
+			KeyManagerFactory factory = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+			factory.init(load(keyStore), PASSWORD.toCharArray());
+			keyManagers = factory.getKeyManagers();
+		}
+		TrustManagerFactory trustManagers = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+		trustManagers.init(load(trustStore));
+		SSLContext context = SSLContext.getInstance("TLS");
+		context.init(keyManagers, trustManagers.getTrustManagers(), null);
 		return context;
 	}
 

@@ -154,6 +154,10 @@ public final class WarmupBenchmark {
 		command.add("idle-wait-ms=" + settings.idleWaitMillis());
 		command.add("pause-ms=" + settings.pauseMillis());
 		command.add("body=" + settings.body());
+		command.add("truststore=" + certificates.clientTrustStore());
+		if (mutual) {
+			command.add("keystore=" + certificates.clientKeyStore());
+		}
 		command.add("--");
 		List<String> overridden = appArgs.stream().map((arg) -> arg.split("=", 2)[0]).toList();
 		springArguments(certificates, mutual, mode, url(upstream)).stream()

@@ -8,6 +8,7 @@ import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -17,14 +18,14 @@ import java.util.stream.Collectors;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLSocket;
 
-import org.springframework.boot.SpringApplication;
 import io.github.httppool.autoconfigure.HttpPoolAutoConfiguration;
 import io.github.httppool.autoconfigure.warmup.HttpPoolWarmupAutoConfiguration;
+import io.github.httppool.benchmark.upstream.BenchmarkCertificates;
 
+import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
 import org.springframework.boot.autoconfigure.availability.ApplicationAvailabilityAutoConfiguration;
 import org.springframework.boot.autoconfigure.ssl.SslAutoConfiguration;
-import org.springframework.boot.ssl.SslBundles;
 import org.springframework.boot.http.client.autoconfigure.HttpClientAutoConfiguration;
 import org.springframework.boot.http.client.autoconfigure.imperative.ImperativeHttpClientAutoConfiguration;
 import org.springframework.boot.http.converter.autoconfigure.HttpMessageConvertersAutoConfiguration;
@@ -68,11 +69,14 @@ public final class WarmupBenchmarkChild {
 		boolean text = "string".equals(options.get("body"));
 		BufferedReader parent = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
 
+		// The raw socket's TLS context is made before the application starts, so that
+		// loading its keys does not run beside the first call.
+		SSLContext sslContext = BenchmarkCertificates.clientSslContext(Path.of(options.get("truststore")),
+				options.containsKey("keystore") ? Path.of(options.get("keystore")) : null);
 		long start = System.nanoTime();
 		try (ConfigurableApplicationContext context = SpringApplication.run(BenchmarkApplication.class, springArgs)) {
 			long startupNanos = System.nanoTime() - start;
 			RestClient client = context.getBean(RestClient.class);
-			SSLContext sslContext = context.getBean(SslBundles.class).getBundle("upstream").createSslContext();
 			try (RawExchange fresh = new RawExchange(sslContext, url)) {
 				report("READY startup-ms=" + startupNanos / 1_000_000);
 				await(parent);
