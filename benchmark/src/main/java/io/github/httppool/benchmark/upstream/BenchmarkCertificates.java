@@ -74,13 +74,7 @@ public record BenchmarkCertificates(Path directory, Path serverKeyStore, Path se
 	 * @throws GeneralSecurityException if a store is not usable
 	 */
 	public SSLContext serverSslContext() throws IOException, GeneralSecurityException {
-		KeyManagerFactory keyManagers = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
-		keyManagers.init(load(this.serverKeyStore), PASSWORD.toCharArray());
-		TrustManagerFactory trustManagers = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-		trustManagers.init(load(this.serverTrustStore));
-		SSLContext context = SSLContext.getInstance("TLS");
-		context.init(keyManagers.getKeyManagers(), trustManagers.getTrustManagers(), null);
-		return context;
+		return sslContext(this.serverTrustStore, this.serverKeyStore);
 	}
 
 	/**
@@ -93,6 +87,11 @@ public record BenchmarkCertificates(Path directory, Path serverKeyStore, Path se
 	 * @throws GeneralSecurityException if a store is not usable
 	 */
 	public static SSLContext clientSslContext(Path trustStore, @Nullable Path keyStore)
+			throws IOException, GeneralSecurityException {
+		return sslContext(trustStore, keyStore);
+	}
+
+	private static SSLContext sslContext(Path trustStore, @Nullable Path keyStore)
 			throws IOException, GeneralSecurityException {
 		KeyManager[] keyManagers = null;
 		if (keyStore != null) {
