@@ -23,8 +23,10 @@ import java.util.Optional;
  * <p>
  * Run from the repository root after {@code mvn -B -q -DskipTests clean package}:
  * <pre>
- * java -jar benchmark/target/http-pool-benchmark.jar startup [--runs=3] [--clients=1,3,6]
+ * java -jar benchmark/target/http-pool-benchmark.jar startup [--runs=3] [--clients=1,3,6] [--control]
  * </pre>
+ * With {@code --control} both columns run with the warm-up off, which shows how far apart
+ * two medians of identical gateways fall on the machine.
  */
 final class StartupBenchmark {
 
@@ -35,6 +37,8 @@ final class StartupBenchmark {
 			  --java-home=PATH   the JDK the gateways run on (default: this one)
 			  --jvm-arg=ARG      extra JVM argument (-D..., -X...) for every gateway, repeatable
 			  --on-arg=ARG       extra application argument for the gateways with warm-up on, repeatable
+			  --control          run the "on" gateways with warm-up off too: the difference is then the
+			                     machine's run-to-run noise, the resolution of a normal run
 			""";
 
 	private StartupBenchmark() {
@@ -57,6 +61,7 @@ final class StartupBenchmark {
 			}
 		}
 		int runs = Integer.parseInt(options.getOrDefault("runs", "3"));
+		boolean control = options.containsKey("control");
 		List<Integer> clientCounts = new ArrayList<>();
 		for (String count : options.getOrDefault("clients", "1,3,6").split(",")) {
 			clientCounts.add(Integer.parseInt(count.trim()));
@@ -77,8 +82,8 @@ final class StartupBenchmark {
 				for (String mode : List.of("off", "on")) {
 					List<String> gatewayArgs = new ArrayList<>(jvmArgs);
 					gatewayArgs.addAll(clientArgs(clients));
-					gatewayArgs.add("--http.pool.warmup.enabled=" + mode.equals("on"));
-					if (mode.equals("on")) {
+					gatewayArgs.add("--http.pool.warmup.enabled=" + (mode.equals("on") && !control));
+					if (mode.equals("on") && !control) {
 						gatewayArgs.addAll(onArgs);
 					}
 					String id = clients + "-" + mode + "-" + run;
@@ -86,7 +91,7 @@ final class StartupBenchmark {
 					results.computeIfAbsent(clients + " " + mode, (key) -> new ArrayList<>()).add(ready.seconds());
 					cpu.computeIfAbsent(clients + " " + mode, (key) -> new ArrayList<>()).add(ready.cpuSeconds());
 					log(String.format(Locale.ROOT, "%d clients, warm-up %-3s run %d: ready in %.2f s, CPU %.2f s%s",
-							clients, mode, run, ready.seconds(), ready.cpuSeconds(),
+							clients, (control && mode.equals("on")) ? "off" : mode, run, ready.seconds(), ready.cpuSeconds(),
 							rehearsalLine(directory.resolve(id + ".log"))));
 				}
 			}
@@ -94,8 +99,8 @@ final class StartupBenchmark {
 		System.out.println();
 		System.out.printf(Locale.ROOT, "Time to ready (process start to readiness UP), median of %d fresh JVMs, %s,"
 				+ " load average now %s%n", runs, jvm.get().describe(), LoadAverage.oneMinute());
-		System.out.println("clients  https  warm-up off  warm-up on  difference   CPU off  CPU on  difference"
-				+ "   runs off / on (s)");
+		System.out.println("clients  https  warm-up off  " + (control ? "off again " : "warm-up on") + "  difference   CPU off  "
+				+ (control ? "CPU off" : "CPU on ") + "  difference   runs off / " + (control ? "off" : "on") + " (s)");
 		for (int clients : clientCounts) {
 			List<Double> off = results.get(clients + " off");
 			List<Double> on = results.get(clients + " on");
@@ -106,6 +111,9 @@ final class StartupBenchmark {
 					cpuOn - cpuOff, format(off), format(on));
 		}
 		System.out.println("CPU: processor time the gateway JVM used until it was ready (all its threads).");
+		if (control) {
+			System.out.println("Control run: the warm-up was off in both columns; the difference is noise.");
+		}
 	}
 
 	/**
