@@ -171,8 +171,9 @@ public final class HttpPool implements AutoCloseable {
 		if (eviction != null && !this.connectionManager.isClosed()) {
 			this.connectionManager.closeExpired();
 			this.connectionManager.closeIdle(TimeValue.ofMilliseconds(eviction.idleTimeout().toMillis()));
+			long routesReadAt = System.nanoTime();
 			Set<HttpRoute> routes = this.connectionManager.getRoutes();
-			this.serverKeepAlives.retain(routes);
+			this.serverKeepAlives.retain(routes, routesReadAt);
 			if (this.monitor != null) {
 				this.monitor.routesRetained(routes);
 			}

@@ -53,6 +53,17 @@ public final class ServerKeepAlives {
 	 * @param routes the routes the pool still holds
 	 */
 	public void retain(Set<HttpRoute> routes) {
+		retain(routes, System.nanoTime());
+	}
+
+	/**
+	 * Forget the announcements of hosts that none of the given routes leads to, except
+	 * those recorded since the routes were read: a request to a new host may record its
+	 * announcement after the pool's routes were read and before they are applied here.
+	 * @param routes the routes the pool still holds
+	 * @param readAtNanos when reading the routes began, as {@link System#nanoTime()}
+	 */
+	public void retain(Set<HttpRoute> routes, long readAtNanos) {
 		if (this.announcements.isEmpty()) {
 			return;
 		}
@@ -60,7 +71,9 @@ public final class ServerKeepAlives {
 		for (HttpRoute route : routes) {
 			targets.add(route.getTargetHost());
 		}
-		this.announcements.keySet().retainAll(targets);
+		this.announcements.entrySet()
+			.removeIf((entry) -> !targets.contains(entry.getKey())
+					&& entry.getValue().lastResponseNanos - readAtNanos < 0);
 	}
 
 	/**

@@ -1,6 +1,7 @@
 package io.github.httppool.pool;
 
 import java.time.Duration;
+import java.util.Set;
 
 import org.apache.hc.client5.http.HttpRoute;
 import org.apache.hc.client5.http.protocol.HttpClientContext;
@@ -78,6 +79,26 @@ class ServerAwareKeepAliveStrategyTests {
 		});
 		recording.getKeepAliveDuration(response("timeout=3"), contextFor(announcing));
 		assertThat(announcements.get(announcing).keepAlive()).isEqualTo(Duration.ofSeconds(2));
+	}
+
+	@Test
+	void anAnnouncementRecordedAfterThePoolsRoutesWereReadIsKept() {
+		ServerKeepAlives announcements = new ServerKeepAlives();
+		HttpHost gone = new HttpHost("https", "gone.example", 443);
+		HttpHost held = new HttpHost("https", "held.example", 443);
+		HttpHost arriving = new HttpHost("https", "arriving.example", 443);
+		announcements.record(gone, 4000);
+		announcements.record(held, 4000);
+		long routesReadAt = System.nanoTime();
+		Set<HttpRoute> routes = Set.of(new HttpRoute(held));
+		announcements.record(arriving, 4000);
+		announcements.retain(routes, routesReadAt);
+		assertThat(announcements.get(gone)).as("no route leads to it").isNull();
+		assertThat(announcements.get(held)).isNotNull();
+		assertThat(announcements.get(arriving)).as("recorded after the routes were read").isNotNull();
+		announcements.retain(routes, System.nanoTime());
+		assertThat(announcements.get(arriving)).as("forgotten by the next clean-up").isNull();
+		assertThat(announcements.size()).isEqualTo(1);
 	}
 
 	private static HttpClientContext contextFor(HttpHost target) {
