@@ -80,10 +80,11 @@ final class StartupBenchmark {
 		for (int clients : clientCounts) {
 			for (int run = 1; run <= runs; run++) {
 				for (String mode : List.of("off", "on")) {
+					boolean warmup = mode.equals("on") && !control;
 					List<String> gatewayArgs = new ArrayList<>(jvmArgs);
 					gatewayArgs.addAll(clientArgs(clients));
-					gatewayArgs.add("--http.pool.warmup.enabled=" + (mode.equals("on") && !control));
-					if (mode.equals("on") && !control) {
+					gatewayArgs.add("--http.pool.warmup.enabled=" + warmup);
+					if (warmup) {
 						gatewayArgs.addAll(onArgs);
 					}
 					String id = clients + "-" + mode + "-" + run;
@@ -91,7 +92,7 @@ final class StartupBenchmark {
 					results.computeIfAbsent(clients + " " + mode, (key) -> new ArrayList<>()).add(ready.seconds());
 					cpu.computeIfAbsent(clients + " " + mode, (key) -> new ArrayList<>()).add(ready.cpuSeconds());
 					log(String.format(Locale.ROOT, "%d clients, warm-up %-3s run %d: ready in %.2f s, CPU %.2f s%s",
-							clients, (control && mode.equals("on")) ? "off" : mode, run, ready.seconds(), ready.cpuSeconds(),
+							clients, warmup ? "on" : "off", run, ready.seconds(), ready.cpuSeconds(),
 							rehearsalLine(directory.resolve(id + ".log"))));
 				}
 			}
@@ -99,8 +100,9 @@ final class StartupBenchmark {
 		System.out.println();
 		System.out.printf(Locale.ROOT, "Time to ready (process start to readiness UP), median of %d fresh JVMs, %s,"
 				+ " load average now %s%n", runs, jvm.get().describe(), LoadAverage.oneMinute());
-		System.out.println("clients  https  warm-up off  " + (control ? "off again " : "warm-up on") + "  difference   CPU off  "
-				+ (control ? "CPU off" : "CPU on ") + "  difference   runs off / " + (control ? "off" : "on") + " (s)");
+		String second = control ? "off" : "on";
+		System.out.printf(Locale.ROOT, "clients  https  warm-up off  %-10s  difference   CPU off  %-7s  difference"
+				+ "   runs off / %s (s)%n", control ? "off again" : "warm-up on", "CPU " + second, second);
 		for (int clients : clientCounts) {
 			List<Double> off = results.get(clients + " off");
 			List<Double> on = results.get(clients + " on");
