@@ -744,6 +744,11 @@ public class HttpPoolClientProperties {
 		 */
 		private @Nullable Duration keepAliveMaxTimeout;
 
+		/**
+		 * TLS settings of the connections to this upstream.
+		 */
+		private final RouteSsl ssl = new RouteSsl();
+
 		public @Nullable Integer getMaxConnections() {
 			return this.maxConnections;
 		}
@@ -790,6 +795,32 @@ public class HttpPoolClientProperties {
 
 		public void setKeepAliveMaxTimeout(@Nullable Duration keepAliveMaxTimeout) {
 			this.keepAliveMaxTimeout = keepAliveMaxTimeout;
+		}
+
+		public RouteSsl getSsl() {
+			return this.ssl;
+		}
+
+		/**
+		 * TLS settings of the connections to one upstream.
+		 */
+		public static class RouteSsl {
+
+			/**
+			 * Name of the SSL bundle (spring.ssl.bundle.*) used for connections to this
+			 * upstream, such as the client certificate a partner expects; when not set,
+			 * the client's 'ssl.bundle' applies.
+			 */
+			private @Nullable String bundle;
+
+			public @Nullable String getBundle() {
+				return this.bundle;
+			}
+
+			public void setBundle(@Nullable String bundle) {
+				this.bundle = bundle;
+			}
+
 		}
 
 	}

@@ -206,7 +206,7 @@ public final class HttpPoolClients {
 		ResolvedClient client(String name, HttpPoolClientProperties properties) {
 			HttpPoolPropertiesValidator.Rejections rejections = rejections(prefix(name));
 			ResolvedClient client = new ResolvedClient(name, properties, this.baseline,
-					sslBundle(prefix(name), properties, rejections));
+					sslBundle(prefix(name), properties, rejections), routeSslBundles(prefix(name), properties, rejections));
 			HttpPoolPropertiesValidator.validate(client, rejections);
 			return client;
 		}
@@ -224,7 +224,29 @@ public final class HttpPoolClients {
 			if (bundle.isBlank()) {
 				return null;
 			}
-			String property = prefix + "ssl.bundle";
+			return namedBundle(prefix + "ssl.bundle", bundle, rejections);
+		}
+
+		/**
+		 * Return the SSL bundles that the client's routes name, by bundle name.
+		 */
+		private Map<String, SslBundle> routeSslBundles(String prefix, HttpPoolClientProperties properties,
+				HttpPoolPropertiesValidator.Rejections rejections) {
+			Map<String, SslBundle> bundles = new LinkedHashMap<>();
+			properties.getRoutes().forEach((key, route) -> {
+				String bundle = route.getSsl().getBundle();
+				if (bundle != null && !bundle.isBlank()) {
+					SslBundle sslBundle = namedBundle(prefix + "routes[" + key + "].ssl.bundle", bundle, rejections);
+					if (sslBundle != null) {
+						bundles.put(bundle, sslBundle);
+					}
+				}
+			});
+			return bundles;
+		}
+
+		private @Nullable SslBundle namedBundle(String property, String bundle,
+				HttpPoolPropertiesValidator.Rejections rejections) {
 			String fix = ". Define spring.ssl.bundle.pem." + bundle + ".* or spring.ssl.bundle.jks." + bundle
 					+ ".*, or correct " + property;
 			if (this.sslBundles == null) {

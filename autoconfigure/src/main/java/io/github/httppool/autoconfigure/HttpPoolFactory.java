@@ -1,5 +1,9 @@
 package io.github.httppool.autoconfigure;
 
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
 import io.github.httppool.pool.CallDeadlineHandler;
 import io.github.httppool.pool.ConnectionFailureRetryStrategy;
 import io.github.httppool.pool.ConnectionRetirement;
@@ -10,6 +14,8 @@ import io.github.httppool.pool.PoolMonitor;
 import io.github.httppool.pool.PooledClientHttpRequestFactoryBuilder;
 import io.github.httppool.pool.ReloadableTlsSocketStrategy;
 import io.github.httppool.pool.RouteConnectionConfigResolver;
+import io.github.httppool.pool.RouteKey;
+import io.github.httppool.pool.RouteTlsSocketStrategy;
 import io.github.httppool.pool.ServerKeepAlives;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -20,6 +26,7 @@ import org.apache.hc.client5.http.impl.classic.HttpClientBuilder;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuilder;
 import org.apache.hc.client5.http.routing.HttpRoutePlanner;
+import org.apache.hc.client5.http.ssl.DefaultClientTlsStrategy;
 import org.apache.hc.client5.http.ssl.TlsSocketStrategy;
 import org.jspecify.annotations.Nullable;
 
@@ -58,8 +65,10 @@ final class HttpPoolFactory {
 
 	/**
 	 * Create the pool of a client, on the application's own connection manager or HTTP
-	 * client where given. When Spring Boot reloads the client's SSL bundle, the pool opens
-	 * new connections with the new material and retires the existing ones.
+	 * client where given. Connections to an upstream with an SSL bundle of its own
+	 * ({@code routes.<key>.ssl.bundle}) are made with that bundle, the others with the
+	 * client's. When Spring Boot reloads one of these bundles, the pool opens new
+	 * connections with the new material and retires the existing ones.
 	 * @param client the client
 	 * @param connectionManager the application's connection manager, or {@code null}
 	 * @param httpClient the application's HTTP client, or {@code null}
@@ -67,15 +76,38 @@ final class HttpPoolFactory {
 	 */
 	HttpPool create(ResolvedClient client, @Nullable PoolingHttpClientConnectionManager connectionManager,
 			@Nullable CloseableHttpClient httpClient) {
-		SslBundle sslBundle = client.sslBundle();
-		ReloadableTlsSocketStrategy tls = (sslBundle != null && connectionManager == null)
-				? new ReloadableTlsSocketStrategy(HttpPoolPropertiesMapper.tlsSocketStrategy(sslBundle)) : null;
+		Map<SslBundle, ReloadableTlsSocketStrategy> reloadable = new IdentityHashMap<>();
+		TlsSocketStrategy tls = null;
+		if (connectionManager == null) {
+			tls = tlsSocketStrategy(client, reloadable);
+		}
+		else if (!client.routeSslBundles().isEmpty()) {
+			logger.warn("HTTP pool '" + client.name() + "' uses the application's connection manager: the SSL bundles"
+					+ " of " + client.propertyPrefix() + "routes[...].ssl.bundle do not apply to it");
+		}
 		HttpPool pool = create(client.name(), client, tls, this.baseline.inetAddressFilter(), connectionManager,
 				httpClient);
-		if (sslBundle != null && tls != null) {
-			reloadOnUpdate(pool, sslBundle, tls);
-		}
+		reloadable.forEach((bundle, strategy) -> reloadOnUpdate(pool, bundle, strategy));
 		return pool;
+	}
+
+	private static @Nullable TlsSocketStrategy tlsSocketStrategy(ResolvedClient client,
+			Map<SslBundle, ReloadableTlsSocketStrategy> reloadable) {
+		SslBundle sslBundle = client.sslBundle();
+		TlsSocketStrategy clientTls = (sslBundle != null) ? reloadable(sslBundle, reloadable) : null;
+		if (client.routeSslBundles().isEmpty()) {
+			return clientTls;
+		}
+		Map<RouteKey, TlsSocketStrategy> routes = new LinkedHashMap<>();
+		client.routeSslBundles().forEach((key, bundle) -> routes.put(key, reloadable(bundle, reloadable)));
+		return new RouteTlsSocketStrategy(
+				(clientTls != null) ? clientTls : DefaultClientTlsStrategy.createSystemDefault(), routes);
+	}
+
+	private static ReloadableTlsSocketStrategy reloadable(SslBundle sslBundle,
+			Map<SslBundle, ReloadableTlsSocketStrategy> reloadable) {
+		return reloadable.computeIfAbsent(sslBundle,
+				(bundle) -> new ReloadableTlsSocketStrategy(HttpPoolPropertiesMapper.tlsSocketStrategy(bundle)));
 	}
 
 	/**
@@ -133,21 +165,23 @@ final class HttpPoolFactory {
 		this.customizers.customize(client.name(), builder);
 		PoolingHttpClientConnectionManager manager = builder.build();
 		monitor.bind(manager);
-		client.routes().forEach((key, route) -> {
-			if (route.getMaxConnections() != null) {
-				key.directRoutes().forEach((direct) -> manager.setMaxPerRoute(direct, route.getMaxConnections()));
+		client.routes().keySet().forEach((key) -> key.directRoutes().forEach((direct) -> {
+			int max = client.maxConnections(direct.getTargetHost());
+			if (max != client.properties().getMaxPerRoute()) {
+				manager.setMaxPerRoute(direct, max);
 			}
-		});
+		}));
 		return manager;
 	}
 
 	/**
 	 * Create an HTTP client that leases through the monitor from the given connection
 	 * manager without owning it: leases are timed and tracked, and a pool timeout becomes
-	 * an exception that says what to change. Connection state tracking is off: each pool
-	 * has one TLS identity, so a connection made with a client certificate can serve every
-	 * request of that pool (HttpClient would otherwise never reuse mutual-TLS
-	 * connections). The client keeps no cookies: it serves every caller, and request
+	 * an exception that says what to change. Connection state tracking is off: each route
+	 * of a pool has one TLS identity (the route's SSL bundle, else the pool's), and the
+	 * pool keeps connections by route, so a connection made with a client certificate
+	 * serves only requests to its own upstream and can serve every one of them
+	 * (HttpClient would otherwise never reuse mutual-TLS connections). The client keeps no cookies: it serves every caller, and request
 	 * factories that opt in to cookies bring stores of their own.
 	 */
 	private CloseableHttpClient httpClient(ResolvedClient client, HttpPoolPropertiesMapper mapper,

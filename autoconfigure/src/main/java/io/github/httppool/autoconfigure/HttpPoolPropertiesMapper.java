@@ -59,10 +59,19 @@ final class HttpPoolPropertiesMapper {
 		this.properties = client.properties();
 	}
 
+	/**
+	 * Return the connection settings of routes without an override. The response timeout
+	 * is the connection's socket timeout only where one is configured
+	 * ({@code response-timeout} or {@code spring.http.clients.read-timeout}); otherwise
+	 * the default SocketConfig's read timeout applies, so that an application's
+	 * {@code SocketConfig} set through a connection manager customizer takes effect.
+	 */
 	ConnectionConfig connectionConfig() {
+		boolean responseTimeoutSet = this.properties.getResponseTimeout() != null
+				|| this.client.baseline().readTimeout() != null;
 		return ConnectionConfig.custom()
 			.setConnectTimeout(timeout(this.client.connectTimeout()))
-			.setSocketTimeout(timeout(this.client.responseTimeout()))
+			.setSocketTimeout(responseTimeoutSet ? timeout(this.client.responseTimeout()) : null)
 			.setValidateAfterInactivity(timeValue(this.properties.getValidateAfterInactivity()))
 			.setTimeToLive(timeValue(this.properties.getTimeToLive()))
 			.build();

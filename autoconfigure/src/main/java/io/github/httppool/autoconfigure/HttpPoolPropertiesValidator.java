@@ -4,6 +4,7 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 import io.github.httppool.pool.RouteKey;
@@ -30,6 +31,12 @@ final class HttpPoolPropertiesValidator {
 	 * would wait for, so a longer value is a typo or an attempt at "forever".
 	 */
 	private static final Duration MAX_TIMEOUT = Duration.ofDays(1);
+
+	/**
+	 * The shortest eviction interval accepted: the evictor walks every pool, so running it
+	 * more often than ten times a second costs more than the idle connections it closes.
+	 */
+	static final Duration MIN_EVICTION_INTERVAL = Duration.ofMillis(100);
 
 	private final String prefix;
 
@@ -63,6 +70,15 @@ final class HttpPoolPropertiesValidator {
 		if (properties.getClients().containsKey(HttpPoolAutoConfiguration.DEFAULT_CLIENT)) {
 			reject("clients", HttpPoolAutoConfiguration.DEFAULT_CLIENT, "must not define a client named 'default';"
 					+ " configure the default client directly under http.pool or choose another name");
+		}
+		Map<String, String> names = new HashMap<>();
+		for (String name : properties.getClients().keySet()) {
+			String previous = names.putIfAbsent(name.toLowerCase(Locale.ROOT), name);
+			if (previous != null) {
+				reject("clients", name, "has clients '" + previous + "' and '" + name + "', whose names differ only by"
+						+ " case: Spring Boot binds property names regardless of case, so their settings would mix;"
+						+ " rename one of them");
+			}
 		}
 		if (properties.getMetrics().getMaxRoutes() < 0) {
 			reject("metrics.max-routes", properties.getMetrics().getMaxRoutes(),
@@ -108,6 +124,7 @@ final class HttpPoolPropertiesValidator {
 			reject("retry.max-retries", pool.getRetry().getMaxRetries(), "must be 0 (no retries) or more");
 		}
 		pool.getRoutes().forEach((key, route) -> validateRoute(key, route, pool.getMaxTotal()));
+		validateDistinctRoutes(pool.getRoutes().keySet());
 		validateProxy(pool.getProxy());
 		if (pool.getBaseUrl() != null && hasUserInfo(pool.getBaseUrl())) {
 			reject("base-url", pool.getBaseUrl(), "must not contain credentials; send them in a header ("
@@ -153,6 +170,27 @@ final class HttpPoolPropertiesValidator {
 		routeDuration(property + ".call-timeout", route.getCallTimeout(), true);
 		routeDuration(property + ".time-to-live", route.getTimeToLive(), false);
 		routeDuration(property + ".keep-alive-max-timeout", route.getKeepAliveMaxTimeout(), false);
+		String bundle = route.getSsl().getBundle();
+		if (bundle != null && bundle.isBlank()) {
+			reject(property + ".ssl.bundle", bundle,
+					"must name an SSL bundle (spring.ssl.bundle.*) or be left unset to use the client's");
+		}
+	}
+
+	private void validateDistinctRoutes(Iterable<String> keys) {
+		Map<RouteKey, String> seen = new HashMap<>();
+		for (String key : keys) {
+			try {
+				String previous = seen.putIfAbsent(RouteKey.parse(key), key);
+				if (previous != null) {
+					reject("routes[" + key + "]", key, "names the same upstream as " + this.prefix + "routes["
+							+ previous + "]; merge the two keys");
+				}
+			}
+			catch (IllegalArgumentException ex) {
+				// rejected with the route's other settings
+			}
+		}
 	}
 
 	private void routeDuration(String property, @Nullable Duration value, boolean atMostADay) {
@@ -189,6 +227,12 @@ final class HttpPoolPropertiesValidator {
 		}
 		positive("eviction.interval", eviction.getInterval(),
 				"or set " + this.prefix + "eviction.enabled=false to turn eviction off");
+		if (isPositive(eviction.getInterval()) && eviction.getInterval().compareTo(MIN_EVICTION_INTERVAL) < 0) {
+			reject("eviction.interval", eviction.getInterval(), "is " + simple(eviction.getInterval())
+					+ " but must be at least " + simple(MIN_EVICTION_INTERVAL) + " (a shorter interval runs the evictor"
+					+ " more often than idle connections can expire); use a value such as 5s, or set " + this.prefix
+					+ "eviction.enabled=false to turn eviction off");
+		}
 		positive("eviction.idle-timeout", eviction.getIdleTimeout(),
 				"or set " + this.prefix + "eviction.enabled=false to turn eviction off");
 	}

@@ -47,6 +47,8 @@ public final class ResolvedClient {
 
 	private final Map<RouteKey, HttpPoolClientProperties.Route> routes;
 
+	private final Map<RouteKey, SslBundle> routeSslBundles;
+
 	/**
 	 * Create a new instance.
 	 * @param name the client name
@@ -57,6 +59,20 @@ public final class ResolvedClient {
 	 */
 	ResolvedClient(String name, HttpPoolClientProperties properties, HttpClientSettings baseline,
 			@Nullable SslBundle sslBundle) {
+		this(name, properties, baseline, sslBundle, Map.of());
+	}
+
+	/**
+	 * Create a new instance.
+	 * @param name the client name
+	 * @param properties the client's effective {@code http.pool} settings
+	 * @param baseline Spring Boot's HTTP client settings
+	 * @param sslBundle the SSL bundle of the client's pool, or {@code null} for the JVM's
+	 * defaults
+	 * @param routeSslBundles the SSL bundles the routes name, by bundle name
+	 */
+	ResolvedClient(String name, HttpPoolClientProperties properties, HttpClientSettings baseline,
+			@Nullable SslBundle sslBundle, Map<String, SslBundle> routeSslBundles) {
 		this.name = name;
 		this.properties = properties;
 		this.baseline = baseline;
@@ -66,20 +82,61 @@ public final class ResolvedClient {
 		this.responseTimeout = firstNonNull(properties.getResponseTimeout(), baseline.readTimeout(),
 				DEFAULT_RESPONSE_TIMEOUT);
 		this.routes = Collections.unmodifiableMap(parseRoutes(properties.getRoutes()));
+		Map<RouteKey, SslBundle> bundles = new LinkedHashMap<>();
+		this.routes.forEach((key, route) -> {
+			SslBundle bundle = (route.getSsl().getBundle() != null) ? routeSslBundles.get(route.getSsl().getBundle())
+					: null;
+			if (bundle != null) {
+				bundles.put(key, bundle);
+			}
+		});
+		this.routeSslBundles = Collections.unmodifiableMap(bundles);
 	}
 
+	/**
+	 * Parse the route keys and order them by precedence: keys with a scheme and port
+	 * (URLs) before bare host names, otherwise as declared. A URL key takes every
+	 * setting it leaves unset from the bare host key that also matches its targets, so
+	 * that the first matching key holds the effective value of every setting.
+	 */
 	private static Map<RouteKey, HttpPoolClientProperties.Route> parseRoutes(
 			Map<String, HttpPoolClientProperties.Route> routes) {
-		Map<RouteKey, HttpPoolClientProperties.Route> parsed = new LinkedHashMap<>();
+		Map<RouteKey, HttpPoolClientProperties.Route> urls = new LinkedHashMap<>();
+		Map<RouteKey, HttpPoolClientProperties.Route> hosts = new LinkedHashMap<>();
 		routes.forEach((key, route) -> {
 			try {
-				parsed.put(RouteKey.parse(key), route);
+				RouteKey parsed = RouteKey.parse(key);
+				((parsed.scheme() != null) ? urls : hosts).putIfAbsent(parsed, route);
 			}
 			catch (IllegalArgumentException ex) {
 				// rejected by the validation, which names the key
 			}
 		});
-		return parsed;
+		Map<RouteKey, HttpPoolClientProperties.Route> ordered = new LinkedHashMap<>();
+		urls.forEach((key, route) -> {
+			HttpPoolClientProperties.Route host = hosts.get(new RouteKey(null, key.host(), -1));
+			boolean hostMatches = host != null && key.matches(new HttpHost(key.scheme(), key.host(), -1));
+			ordered.put(key, hostMatches ? merge(route, host) : route);
+		});
+		ordered.putAll(hosts);
+		return ordered;
+	}
+
+	private static HttpPoolClientProperties.Route merge(HttpPoolClientProperties.Route specific,
+			HttpPoolClientProperties.Route general) {
+		HttpPoolClientProperties.Route merged = new HttpPoolClientProperties.Route();
+		merged.setMaxConnections(firstSet(specific.getMaxConnections(), general.getMaxConnections()));
+		merged.setConnectTimeout(firstSet(specific.getConnectTimeout(), general.getConnectTimeout()));
+		merged.setResponseTimeout(firstSet(specific.getResponseTimeout(), general.getResponseTimeout()));
+		merged.setCallTimeout(firstSet(specific.getCallTimeout(), general.getCallTimeout()));
+		merged.setTimeToLive(firstSet(specific.getTimeToLive(), general.getTimeToLive()));
+		merged.setKeepAliveMaxTimeout(firstSet(specific.getKeepAliveMaxTimeout(), general.getKeepAliveMaxTimeout()));
+		merged.getSsl().setBundle(firstSet(specific.getSsl().getBundle(), general.getSsl().getBundle()));
+		return merged;
+	}
+
+	private static <T> @Nullable T firstSet(@Nullable T specific, @Nullable T general) {
+		return (specific != null) ? specific : general;
 	}
 
 	/**
@@ -143,8 +200,11 @@ public final class ResolvedClient {
 	}
 
 	/**
-	 * Return the per-host settings by route key, in the order they are checked; a key
-	 * that is not a valid route key is left out.
+	 * Return the per-host settings by route key, in the order they are checked: URL keys
+	 * first, each with the settings it leaves unset taken from the bare host key that
+	 * also matches it, then bare host names. The first key that matches a target holds
+	 * every per-route setting of that target. A key that is not a valid route key is
+	 * left out.
 	 * @return the routes
 	 */
 	Map<RouteKey, HttpPoolClientProperties.Route> routes() {
@@ -152,21 +212,29 @@ public final class ResolvedClient {
 	}
 
 	/**
+	 * Return the SSL bundles of the routes that name one ({@code routes.<key>.ssl.bundle}),
+	 * in the order they are checked.
+	 * @return the bundles by route key
+	 */
+	Map<RouteKey, SslBundle> routeSslBundles() {
+		return this.routeSslBundles;
+	}
+
+	/**
 	 * Return the most connections the pool opens to a target: the {@code max-connections}
-	 * of its route, else {@code max-per-route}. Where several route keys match, the last
-	 * one applies, as in the pool.
+	 * of its route, else {@code max-per-route}. Where several route keys match, the first
+	 * in {@link #routes() order} that sets it applies, as in the pool.
 	 * @param target the target host
 	 * @return the limit
 	 */
 	int maxConnections(HttpHost target) {
-		int max = this.properties.getMaxPerRoute();
 		for (Map.Entry<RouteKey, HttpPoolClientProperties.Route> route : this.routes.entrySet()) {
 			Integer routeMax = route.getValue().getMaxConnections();
 			if (routeMax != null && route.getKey().matches(target)) {
-				max = routeMax;
+				return routeMax;
 			}
 		}
-		return max;
+		return this.properties.getMaxPerRoute();
 	}
 
 	/**

@@ -32,7 +32,8 @@ class HttpPoolPropertiesMapperTests {
 		assertThat(request.getConnectionRequestTimeout()).isEqualTo(Timeout.ofSeconds(5));
 		assertThat(request.getResponseTimeout()).as("left to the per-route socket timeout").isNull();
 		assertThat(connection.getConnectTimeout()).isEqualTo(Timeout.ofSeconds(5));
-		assertThat(connection.getSocketTimeout()).isEqualTo(Timeout.ofSeconds(30));
+		assertThat(connection.getSocketTimeout()).as("left to the default SocketConfig").isNull();
+		assertThat(mapper.socketConfig().getSoTimeout()).isEqualTo(Timeout.ofSeconds(30));
 		assertThat(connection.getValidateAfterInactivity()).isEqualTo(TimeValue.ofSeconds(2));
 		assertThat(connection.getTimeToLive()).isEqualTo(TimeValue.ofMinutes(10));
 		assertThat(mapper.tlsConfig().getHandshakeTimeout()).isEqualTo(Timeout.ofSeconds(5));

@@ -94,7 +94,18 @@ public final class TestTls {
 	 * @return a new server SSL context
 	 */
 	public static SSLContext mtlsServerSslContext() {
-		X509ExtendedTrustManager trustManager = (X509ExtendedTrustManager) trustManagers("ca.crt")[0];
+		return mtlsServerSslContext("ca.crt");
+	}
+
+	/**
+	 * Server context for mutual TLS that trusts only client certificates signed by the given CAs, such as
+	 * {@code untrusted-ca.crt} for a second partner that accepts {@link #UNTRUSTED_CLIENT_SUBJECT} and refuses
+	 * {@link #CLIENT_SUBJECT}. It presents the {@code localhost} certificate signed by the test CA.
+	 * @param clientCaFiles the CA files in {@code tls/} that client certificates must be signed by one of
+	 * @return a new server SSL context
+	 */
+	public static SSLContext mtlsServerSslContext(String... clientCaFiles) {
+		X509ExtendedTrustManager trustManager = (X509ExtendedTrustManager) trustManagers(clientCaFiles)[0];
 		return sslContext(keyManagers("server.crt", "server.key"),
 				new TrustManager[] { new NoAdvertisedIssuersTrustManager(trustManager) });
 	}
@@ -213,17 +224,19 @@ public final class TestTls {
 		}
 	}
 
-	private static TrustManager[] trustManagers(String caFile) {
+	private static TrustManager[] trustManagers(String... caFiles) {
 		try {
 			KeyStore trustStore = KeyStore.getInstance("PKCS12");
 			trustStore.load(null, null);
-			trustStore.setCertificateEntry("ca", certificate(caFile));
+			for (int i = 0; i < caFiles.length; i++) {
+				trustStore.setCertificateEntry("ca" + i, certificate(caFiles[i]));
+			}
 			TrustManagerFactory factory = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
 			factory.init(trustStore);
 			return factory.getTrustManagers();
 		}
 		catch (IOException | GeneralSecurityException ex) {
-			throw new IllegalStateException("Cannot build trust managers for tls/" + caFile, ex);
+			throw new IllegalStateException("Cannot build trust managers for tls/" + String.join(", ", caFiles), ex);
 		}
 	}
 
