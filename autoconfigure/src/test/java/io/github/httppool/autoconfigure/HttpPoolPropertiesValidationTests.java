@@ -1,6 +1,7 @@
 package io.github.httppool.autoconfigure;
 
 import io.github.httppool.testsupport.FailureReports;
+import io.github.httppool.testsupport.HttpPoolContexts;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -35,6 +36,8 @@ class HttpPoolPropertiesValidationTests {
 			keep-alive.max-timeout     | 10s  | http.pool.keep-alive.max-timeout must not be below http.pool.keep-alive.default-timeout
 			keep-alive.safety-margin   | -1s  | http.pool.keep-alive.safety-margin must be zero or a positive duration
 			eviction.interval          | 0s   | http.pool.eviction.interval must be a positive duration
+			eviction.interval          | 1ns  | http.pool.eviction.interval is PT0.000000001S but must be at least 100ms
+			eviction.interval          | 99ms | http.pool.eviction.interval is 99ms but must be at least 100ms
 			eviction.idle-timeout      | -3s  | http.pool.eviction.idle-timeout must be a positive duration
 			retry.max-retries          | -1   | http.pool.retry.max-retries must be 0 (no retries) or more
 			""")
@@ -47,6 +50,51 @@ class HttpPoolPropertiesValidationTests {
 				.contains(expected)
 				.contains("Update your application's configuration");
 		});
+	}
+
+	@Test
+	void anEvictionIntervalAtTheFloorIsAccepted() {
+		this.contextRunner.withPropertyValues("http.pool.eviction.interval=100ms")
+			.run((context) -> assertThat(context).hasNotFailed());
+	}
+
+	@Test
+	void clientNamesThatDifferOnlyByCaseAreRefusedNamingBothKeys() {
+		this.contextRunner
+			.withPropertyValues("http.pool.clients.Partner.max-per-route=5",
+					"http.pool.clients.partner.max-per-route=20")
+			.run((context) -> {
+				assertThat(context).hasFailed();
+				assertThat(FailureReports.analyze(context.getStartupFailure())).contains("http.pool.clients")
+					.containsAnyOf("clients 'Partner' and 'partner'", "clients 'partner' and 'Partner'")
+					.contains("differ only by case")
+					.contains("rename one of them");
+			});
+	}
+
+	@Test
+	void twoRouteKeysForTheSameUpstreamAreRefused() {
+		HttpPoolContexts.withRawProperties(this.contextRunner,
+				"http.pool.routes[https://partner.example.com].max-connections=5",
+				"http.pool.routes[https://partner.example.com:443].max-connections=9")
+			.run((context) -> {
+				assertThat(context).hasFailed();
+				assertThat(FailureReports.analyze(context.getStartupFailure()))
+					.contains("http.pool.routes[https://partner.example.com:443]")
+					.contains("names the same upstream as http.pool.routes[https://partner.example.com]");
+			});
+	}
+
+	@Test
+	void aBlankRouteSslBundleIsRefused() {
+		HttpPoolContexts.withRawProperties(this.contextRunner,
+				"http.pool.routes[https://partner.example.com].ssl.bundle= ")
+			.run((context) -> {
+				assertThat(context).hasFailed();
+				assertThat(FailureReports.analyze(context.getStartupFailure()))
+					.contains("http.pool.routes[https://partner.example.com].ssl.bundle")
+					.contains("must name an SSL bundle");
+			});
 	}
 
 	@Test

@@ -4,8 +4,11 @@ import java.net.SocketTimeoutException;
 import java.time.Duration;
 import java.util.List;
 
+import io.github.httppool.autoconfigure.HttpPoolConnectionManagerCustomizer;
 import io.github.httppool.reliability.FaultTestSupport.Outcome;
 import io.github.httppool.testsupport.LoopbackHttpServer;
+import org.apache.hc.core5.http.io.SocketConfig;
+import org.apache.hc.core5.util.Timeout;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -92,6 +95,35 @@ class SlowUpstreamTests {
 
 	private String get(RestClient client, String path) {
 		return client.get().uri(this.server.url(path)).retrieve().body(String.class);
+	}
+
+	@Test
+	void aReadTimeoutSetOnTheSocketConfigByACustomizerAppliesWhereNoResponseTimeoutIsConfigured() {
+		FaultTestSupport.contextRunner()
+			.withBean(HttpPoolConnectionManagerCustomizer.class, () -> (name, builder) -> builder
+				.setDefaultSocketConfig(SocketConfig.custom().setSoTimeout(Timeout.ofMilliseconds(300)).build()))
+			.run((context) -> {
+				RestClient client = context.getBean(RestClient.class);
+				Throwable failure = catchThrowable(() -> get(client, "/slow?delayMs=5000"));
+				assertThat(failure).isInstanceOf(ResourceAccessException.class)
+					.hasRootCauseInstanceOf(SocketTimeoutException.class);
+				assertThat(get(client, "/fast")).isNotNull();
+				assertThat(catchThrowable(() -> get(client, "/slow-again?delayMs=5000")))
+					.as("a reused connection keeps the read timeout")
+					.hasRootCauseInstanceOf(SocketTimeoutException.class);
+			});
+	}
+
+	@Test
+	void aConfiguredResponseTimeoutWinsOverTheSocketConfigsReadTimeout() {
+		FaultTestSupport.contextRunner()
+			.withPropertyValues("http.pool.response-timeout=20s")
+			.withBean(HttpPoolConnectionManagerCustomizer.class, () -> (name, builder) -> builder
+				.setDefaultSocketConfig(SocketConfig.custom().setSoTimeout(Timeout.ofMilliseconds(100)).build()))
+			.run((context) -> {
+				RestClient client = context.getBean(RestClient.class);
+				assertThat(get(client, "/slow?delayMs=600")).isNotNull();
+			});
 	}
 
 }
