@@ -1,6 +1,7 @@
 package io.github.httppool.autoconfigure;
 
-import java.util.List;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 import io.github.httppool.pool.ConnectionEvictor;
 import io.github.httppool.pool.HttpPools;
@@ -74,15 +75,40 @@ public final class HttpPoolAutoConfiguration {
 
 	private final HttpPoolFactory factory;
 
-	HttpPoolAutoConfiguration(ObjectProvider<HttpClientSettings> httpClientSettings,
+	HttpPoolAutoConfiguration(HttpPoolProperties properties, ObjectProvider<HttpClientSettings> httpClientSettings,
 			ObjectProvider<SslBundles> sslBundles,
 			ObjectProvider<HttpPoolConnectionManagerCustomizer> connectionManagerCustomizers,
-			ObjectProvider<HttpPoolHttpClientCustomizer> httpClientCustomizers) {
+			ObjectProvider<HttpPoolHttpClientCustomizer> httpClientCustomizers,
+			ObjectProvider<ClientHttpRequestFactoryBuilderCustomizer<?>> requestFactoryBuilderCustomizers,
+			ListableBeanFactory beanFactory) {
 		this.baseline = httpClientSettings.getIfAvailable(HttpClientSettings::defaults);
 		this.sslBundles = sslBundles.getIfAvailable();
+		SpringBootBuilderCustomizations springBoot = SpringBootBuilderCustomizations.read(
+				byBeanName(requestFactoryBuilderCustomizers, beanFactory), properties.isFailOnUnappliedCustomizers());
 		this.factory = new HttpPoolFactory(this.baseline, this.sslBundles,
 				new HttpPoolBuilderCustomizers(connectionManagerCustomizers.orderedStream().toList(),
-						httpClientCustomizers.orderedStream().toList()));
+						httpClientCustomizers.orderedStream().toList(), springBoot));
+	}
+
+	/**
+	 * Return Spring Boot's request factory builder customizers in the order Spring Boot
+	 * applies them, by bean name.
+	 */
+	private static Map<String, ClientHttpRequestFactoryBuilderCustomizer<?>> byBeanName(
+			ObjectProvider<ClientHttpRequestFactoryBuilderCustomizer<?>> customizers, ListableBeanFactory beanFactory) {
+		Map<String, ClientHttpRequestFactoryBuilderCustomizer> beans = beanFactory
+			.getBeansOfType(ClientHttpRequestFactoryBuilderCustomizer.class);
+		Map<String, ClientHttpRequestFactoryBuilderCustomizer<?>> ordered = new LinkedHashMap<>();
+		customizers.orderedStream().forEach((customizer) -> {
+			String name = beans.entrySet()
+				.stream()
+				.filter((bean) -> bean.getValue() == customizer)
+				.map(Map.Entry::getKey)
+				.findFirst()
+				.orElse(customizer.getClass().getName());
+			ordered.put(name, customizer);
+		});
+		return ordered;
 	}
 
 	@Bean
@@ -134,13 +160,7 @@ public final class HttpPoolAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	@Conditional(OnHttpComponentsFactoryCondition.class)
-	ClientHttpRequestFactoryBuilder<?> httpPoolClientHttpRequestFactoryBuilder(PooledRestClients pooledRestClients,
-			ListableBeanFactory beanFactory) {
-		String[] customizers = beanFactory.getBeanNamesForType(ClientHttpRequestFactoryBuilderCustomizer.class, true,
-				false);
-		if (customizers.length > 0) {
-			throw new UnsupportedRequestFactoryCustomizerException(List.of(customizers));
-		}
+	ClientHttpRequestFactoryBuilder<?> httpPoolClientHttpRequestFactoryBuilder(PooledRestClients pooledRestClients) {
 		return pooledRestClients.requestFactoryBuilder(DEFAULT_CLIENT);
 	}
 

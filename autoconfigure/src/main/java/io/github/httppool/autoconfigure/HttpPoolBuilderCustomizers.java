@@ -7,13 +7,16 @@ import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuil
 
 /**
  * The user's {@link HttpPoolConnectionManagerCustomizer} and
- * {@link HttpPoolHttpClientCustomizer} beans, in order.
+ * {@link HttpPoolHttpClientCustomizer} beans, in order, and what Spring Boot's
+ * {@code ClientHttpRequestFactoryBuilderCustomizer} beans set on the HttpComponents
+ * builder, which applies first.
  *
  * @param connectionManager the connection manager customizers
  * @param httpClient the HTTP client customizers
+ * @param springBoot what Spring Boot's request factory builder customizers set
  */
 record HttpPoolBuilderCustomizers(List<HttpPoolConnectionManagerCustomizer> connectionManager,
-		List<HttpPoolHttpClientCustomizer> httpClient) {
+		List<HttpPoolHttpClientCustomizer> httpClient, SpringBootBuilderCustomizations springBoot) {
 
 	static final HttpPoolBuilderCustomizers NONE = new HttpPoolBuilderCustomizers(List.of(), List.of());
 
@@ -22,11 +25,18 @@ record HttpPoolBuilderCustomizers(List<HttpPoolConnectionManagerCustomizer> conn
 		httpClient = List.copyOf(httpClient);
 	}
 
+	HttpPoolBuilderCustomizers(List<HttpPoolConnectionManagerCustomizer> connectionManager,
+			List<HttpPoolHttpClientCustomizer> httpClient) {
+		this(connectionManager, httpClient, SpringBootBuilderCustomizations.NONE);
+	}
+
 	void customize(String clientName, PoolingHttpClientConnectionManagerBuilder builder) {
+		this.springBoot.customize(builder);
 		this.connectionManager.forEach((customizer) -> customizer.customize(clientName, builder));
 	}
 
 	void customize(String clientName, HttpClientBuilder builder) {
+		this.springBoot.customize(builder);
 		this.httpClient.forEach((customizer) -> customizer.customize(clientName, builder));
 	}
 

@@ -20,6 +20,7 @@ import io.github.httppool.pool.ServerKeepAlives;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.apache.hc.client5.http.auth.CredentialsProvider;
+import org.apache.hc.client5.http.config.ConnectionConfig;
 import org.apache.hc.client5.http.impl.ChainElement;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
 import org.apache.hc.client5.http.impl.classic.HttpClientBuilder;
@@ -91,10 +92,11 @@ final class HttpPoolFactory {
 		return pool;
 	}
 
-	private static @Nullable TlsSocketStrategy tlsSocketStrategy(ResolvedClient client,
+	private @Nullable TlsSocketStrategy tlsSocketStrategy(ResolvedClient client,
 			Map<SslBundle, ReloadableTlsSocketStrategy> reloadable) {
 		SslBundle sslBundle = client.sslBundle();
-		TlsSocketStrategy clientTls = (sslBundle != null) ? reloadable(sslBundle, reloadable) : null;
+		TlsSocketStrategy clientTls = (sslBundle != null) ? reloadable(sslBundle, reloadable)
+				: this.customizers.springBoot().tlsSocketStrategy(null);
 		if (client.routeSslBundles().isEmpty()) {
 			return clientTls;
 		}
@@ -104,10 +106,21 @@ final class HttpPoolFactory {
 				(clientTls != null) ? clientTls : DefaultClientTlsStrategy.createSystemDefault(), routes);
 	}
 
-	private static ReloadableTlsSocketStrategy reloadable(SslBundle sslBundle,
+	private ReloadableTlsSocketStrategy reloadable(SslBundle sslBundle,
 			Map<SslBundle, ReloadableTlsSocketStrategy> reloadable) {
-		return reloadable.computeIfAbsent(sslBundle,
-				(bundle) -> new ReloadableTlsSocketStrategy(HttpPoolPropertiesMapper.tlsSocketStrategy(bundle)));
+		return reloadable.computeIfAbsent(sslBundle, (bundle) -> new ReloadableTlsSocketStrategy(tlsSocketStrategy(bundle)));
+	}
+
+	/**
+	 * Return the TLS strategy of connections made with a bundle: the one of a TLS socket
+	 * strategy factory set by a Spring Boot request factory builder customizer, else the
+	 * starter's.
+	 * @param sslBundle the bundle
+	 * @return the strategy
+	 */
+	TlsSocketStrategy tlsSocketStrategy(SslBundle sslBundle) {
+		TlsSocketStrategy customized = this.customizers.springBoot().tlsSocketStrategy(sslBundle);
+		return (customized != null) ? customized : HttpPoolPropertiesMapper.tlsSocketStrategy(sslBundle);
 	}
 
 	/**
@@ -145,18 +158,20 @@ final class HttpPoolFactory {
 	private PoolingHttpClientConnectionManager connectionManager(ResolvedClient client,
 			HttpPoolPropertiesMapper mapper, @Nullable TlsSocketStrategy tls, @Nullable InetAddressFilter addressFilter,
 			ConnectionRetirement retirement, PoolMonitor monitor) {
-		RouteConnectionConfigResolver connectionConfigs = new RouteConnectionConfigResolver(mapper.connectionConfig(),
-				mapper.routeConnectionConfigs(), retirement);
+		SpringBootBuilderCustomizations springBoot = this.customizers.springBoot();
+		ConnectionConfig defaults = springBoot.connectionConfig(mapper.connectionConfig());
+		RouteConnectionConfigResolver connectionConfigs = new RouteConnectionConfigResolver(defaults,
+				mapper.routeConnectionConfigs(defaults), retirement);
 		PoolingHttpClientConnectionManagerBuilder builder = PoolingHttpClientConnectionManagerBuilder.create()
 			.useSystemProperties()
 			.setMaxConnTotal(client.properties().getMaxTotal())
 			.setMaxConnPerRoute(client.properties().getMaxPerRoute())
 			.setPoolConcurrencyPolicy(mapper.concurrencyPolicy())
 			.setConnPoolPolicy(mapper.reusePolicy())
-			.setDefaultSocketConfig(mapper.socketConfig())
+			.setDefaultSocketConfig(springBoot.socketConfig(mapper.socketConfig()))
 			.setConnectionConfigResolver(connectionConfigs)
 			.setDefaultTlsConfig(mapper.tlsConfig())
-			.setDnsResolver(HttpPoolPropertiesMapper.dnsResolver(addressFilter))
+			.setDnsResolver(HttpPoolPropertiesMapper.dnsResolver(springBoot.dnsResolver(), addressFilter))
 			.setConnectionFactory(monitor.connectionFactory());
 		if (tls != null) {
 			builder.setTlsSocketStrategy(tls);
@@ -191,7 +206,7 @@ final class HttpPoolFactory {
 			.useSystemProperties()
 			.setConnectionManager(monitor.connectionManager(connectionManager))
 			.setConnectionManagerShared(true)
-			.setDefaultRequestConfig(mapper.requestConfig())
+			.setDefaultRequestConfig(this.customizers.springBoot().requestConfig(mapper.requestConfig()))
 			.setKeepAliveStrategy(mapper.keepAliveStrategy(serverKeepAlives))
 			.setDefaultCookieStore(NoCookieStore.INSTANCE)
 			.disableConnectionState()
@@ -229,7 +244,7 @@ final class HttpPoolFactory {
 			return;
 		}
 		this.sslBundles.addBundleUpdateHandler(bundleName, (updated) -> {
-			tls.reload(HttpPoolPropertiesMapper.tlsSocketStrategy(updated));
+			tls.reload(tlsSocketStrategy(updated));
 			pool.retireConnections();
 			logger.info("SSL bundle '" + bundleName + "' was reloaded: HTTP pool '" + pool.name()
 					+ "' opens new connections with the new material and retires the old ones");
@@ -263,8 +278,9 @@ final class HttpPoolFactory {
 	 */
 	PooledClientHttpRequestFactoryBuilder requestFactoryBuilder(HttpPool pool, ResolvedClient client,
 			HttpPools pools) {
-		return new PooledClientHttpRequestFactoryBuilder(this.baseline,
-				new HttpPoolSelector(this, client, pool, pools));
+		SpringBootBuilderCustomizations springBoot = this.customizers.springBoot();
+		return new PooledClientHttpRequestFactoryBuilder(this.baseline, new HttpPoolSelector(this, client, pool, pools),
+				springBoot.customizesRequestFactories() ? springBoot::customize : null);
 	}
 
 }

@@ -29,6 +29,13 @@ public class HttpPoolProperties extends HttpPoolClientProperties {
 	private boolean failOnUnknownProperties;
 
 	/**
+	 * Whether a Spring Boot ClientHttpRequestFactoryBuilderCustomizer bean for the
+	 * HttpComponents builder that cannot be applied to the pools fails start-up;
+	 * otherwise it is logged as a warning.
+	 */
+	private boolean failOnUnappliedCustomizers;
+
+	/**
 	 * Named clients, each with a pool of its own; every setting not given here is taken
 	 * from 'http.pool'.
 	 */
@@ -52,6 +59,14 @@ public class HttpPoolProperties extends HttpPoolClientProperties {
 
 	public void setFailOnUnknownProperties(boolean failOnUnknownProperties) {
 		this.failOnUnknownProperties = failOnUnknownProperties;
+	}
+
+	public boolean isFailOnUnappliedCustomizers() {
+		return this.failOnUnappliedCustomizers;
+	}
+
+	public void setFailOnUnappliedCustomizers(boolean failOnUnappliedCustomizers) {
+		this.failOnUnappliedCustomizers = failOnUnappliedCustomizers;
 	}
 
 	public Map<String, HttpPoolClientProperties> getClients() {

@@ -78,9 +78,17 @@ final class HttpPoolPropertiesMapper {
 	}
 
 	Map<RouteKey, ConnectionConfig> routeConnectionConfigs() {
+		return routeConnectionConfigs(connectionConfig());
+	}
+
+	/**
+	 * Return the connection settings of the routes that override some, each on top of
+	 * the given defaults.
+	 */
+	Map<RouteKey, ConnectionConfig> routeConnectionConfigs(ConnectionConfig defaults) {
 		Map<RouteKey, ConnectionConfig> configs = new LinkedHashMap<>();
 		this.client.routes().forEach((key, route) -> {
-			ConnectionConfig.Builder builder = ConnectionConfig.copy(connectionConfig());
+			ConnectionConfig.Builder builder = ConnectionConfig.copy(defaults);
 			if (route.getConnectTimeout() != null) {
 				builder.setConnectTimeout(timeout(route.getConnectTimeout()));
 			}
@@ -228,8 +236,12 @@ final class HttpPoolPropertiesMapper {
 	}
 
 	static DnsResolver dnsResolver(@Nullable InetAddressFilter addressFilter) {
-		DnsResolver system = SystemDefaultDnsResolver.INSTANCE;
-		return (addressFilter != null) ? new FilteringDnsResolver(system, addressFilter) : system;
+		return dnsResolver(null, addressFilter);
+	}
+
+	static DnsResolver dnsResolver(@Nullable DnsResolver resolver, @Nullable InetAddressFilter addressFilter) {
+		DnsResolver base = (resolver != null) ? resolver : SystemDefaultDnsResolver.INSTANCE;
+		return (addressFilter != null) ? new FilteringDnsResolver(base, addressFilter) : base;
 	}
 
 	private static Timeout timeout(Duration duration) {

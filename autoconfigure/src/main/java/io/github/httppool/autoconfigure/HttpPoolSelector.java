@@ -49,7 +49,7 @@ final class HttpPoolSelector implements Function<HttpClientSettings, HttpClient>
 		}
 		String name = variantName(sslBundle, addressFilter);
 		return this.pools.getOrCreate(name, () -> this.factory.create(name, this.client,
-				(sslBundle != null) ? HttpPoolPropertiesMapper.tlsSocketStrategy(sslBundle) : null, addressFilter))
+				(sslBundle != null) ? this.factory.tlsSocketStrategy(sslBundle) : null, addressFilter))
 			.httpClient();
 	}
 

@@ -3,26 +3,27 @@ package io.github.httppool.autoconfigure;
 import java.util.List;
 
 /**
- * Thrown at start-up when the application defines Spring Boot
- * {@code ClientHttpRequestFactoryBuilderCustomizer} beans: they customize Spring Boot's own
- * request factory builder, which creates an HttpClient and a pool per client, and cannot
- * be applied to the starter's pools.
+ * Thrown at start-up, when {@code http.pool.fail-on-unapplied-customizers} is set, for
+ * Spring Boot {@code ClientHttpRequestFactoryBuilderCustomizer} beans for the
+ * HttpComponents builder that cannot be applied to the starter's pools.
  */
 class UnsupportedRequestFactoryCustomizerException extends RuntimeException {
 
 	private static final long serialVersionUID = 1L;
 
-	private final List<String> beanNames;
+	private final List<String> reasons;
 
-	UnsupportedRequestFactoryCustomizerException(List<String> beanNames) {
-		super("ClientHttpRequestFactoryBuilderCustomizer beans " + beanNames
-				+ " customize Spring Boot's own request factory builder, which the pooled HTTP client replaces;"
-				+ " they would not be applied");
-		this.beanNames = List.copyOf(beanNames);
+	UnsupportedRequestFactoryCustomizerException(List<String> reasons) {
+		super("ClientHttpRequestFactoryBuilderCustomizer beans cannot be applied to the HTTP pools: " + reasons);
+		this.reasons = List.copyOf(reasons);
 	}
 
-	List<String> getBeanNames() {
-		return this.beanNames;
+	/**
+	 * Return, for each customizer that cannot apply, its bean name and why.
+	 * @return the reasons
+	 */
+	List<String> getReasons() {
+		return this.reasons;
 	}
 
 }

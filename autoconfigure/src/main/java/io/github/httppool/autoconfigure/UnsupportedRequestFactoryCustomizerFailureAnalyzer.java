@@ -12,12 +12,12 @@ class UnsupportedRequestFactoryCustomizerFailureAnalyzer
 
 	@Override
 	protected FailureAnalysis analyze(Throwable rootFailure, UnsupportedRequestFactoryCustomizerException cause) {
-		String description = "The pooled HTTP client cannot apply Spring Boot's ClientHttpRequestFactoryBuilderCustomizer"
-				+ " beans " + cause.getBeanNames() + ": they customize the request factory builder that the starter"
-				+ " replaces with one on its managed pools, so they would silently do nothing.";
+		String description = "The pooled HTTP client cannot apply these Spring Boot ClientHttpRequestFactoryBuilderCustomizer"
+				+ " beans to its managed pools:\n\t" + String.join("\n\t", cause.getReasons());
 		String action = "Move the customization to an HttpPoolHttpClientCustomizer bean (HttpClientBuilder) or an"
 				+ " HttpPoolConnectionManagerCustomizer bean (PoolingHttpClientConnectionManagerBuilder), which apply to"
-				+ " every pool, or set http.pool.enabled=false to keep Spring Boot's own request factory builder.";
+				+ " every pool, set http.pool.fail-on-unapplied-customizers=false to start with a warning instead, or"
+				+ " set http.pool.enabled=false to keep Spring Boot's own request factory builder.";
 		return new FailureAnalysis(description, action, cause);
 	}
 

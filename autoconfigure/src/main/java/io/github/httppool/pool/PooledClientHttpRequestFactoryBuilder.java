@@ -3,6 +3,7 @@ package io.github.httppool.pool;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
 import org.apache.hc.client5.http.classic.HttpClient;
@@ -44,6 +45,8 @@ public final class PooledClientHttpRequestFactoryBuilder
 
 	private final Function<HttpClientSettings, HttpClient> httpClients;
 
+	private final @Nullable Consumer<HttpComponentsClientHttpRequestFactory> customizer;
+
 	/**
 	 * Create a new builder.
 	 * @param baseline the settings the pools were made for; usually Spring Boot's
@@ -52,8 +55,22 @@ public final class PooledClientHttpRequestFactoryBuilder
 	 */
 	public PooledClientHttpRequestFactoryBuilder(HttpClientSettings baseline,
 			Function<HttpClientSettings, HttpClient> httpClients) {
+		this(baseline, httpClients, null);
+	}
+
+	/**
+	 * Create a new builder whose request factories are customized.
+	 * @param baseline the settings the pools were made for; usually Spring Boot's
+	 * {@code spring.http.clients} settings
+	 * @param httpClients returns the pooled client to use for the given settings
+	 * @param customizer applied to every request factory built, or {@code null}
+	 */
+	public PooledClientHttpRequestFactoryBuilder(HttpClientSettings baseline,
+			Function<HttpClientSettings, HttpClient> httpClients,
+			@Nullable Consumer<HttpComponentsClientHttpRequestFactory> customizer) {
 		this.baseline = baseline;
 		this.httpClients = httpClients;
+		this.customizer = customizer;
 	}
 
 	@Override
@@ -69,6 +86,9 @@ public final class PooledClientHttpRequestFactoryBuilder
 				context.setCookieStore(cookieStore);
 				return context;
 			});
+		}
+		if (this.customizer != null) {
+			this.customizer.accept(factory);
 		}
 		return factory;
 	}

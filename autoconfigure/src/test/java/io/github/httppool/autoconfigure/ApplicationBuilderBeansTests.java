@@ -14,7 +14,6 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Qualifier;
-import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.http.client.HttpClientSettings;
 import org.springframework.boot.http.client.HttpComponentsClientHttpRequestFactoryBuilder;
 import org.springframework.boot.http.client.autoconfigure.ClientHttpRequestFactoryBuilderCustomizer;
@@ -126,21 +125,6 @@ class ApplicationBuilderBeansTests {
 			HttpPool partner = context.getBean(HttpPools.class).get("partner");
 			assertThat(((HttpComponentsClientHttpRequestFactory) requestFactoryOf(fromPool)).getHttpClient())
 				.isSameAs(partner.httpClient());
-		});
-	}
-
-	@Test
-	void requestFactoryBuilderCustomizerBeansAreRefusedAtStartUpWithTheWayOut() {
-		this.contextRunner.withUserConfiguration(RequestFactoryCustomizerConfiguration.class).run((context) -> {
-			assertThat(context).hasFailed();
-			FailureAnalysis analysis = new UnsupportedRequestFactoryCustomizerFailureAnalyzer()
-				.analyze(context.getStartupFailure());
-			assertThat(analysis).isNotNull();
-			assertThat(analysis.getDescription()).contains("socketTimeoutCustomizer")
-				.contains("ClientHttpRequestFactoryBuilderCustomizer");
-			assertThat(analysis.getAction()).contains("HttpPoolHttpClientCustomizer")
-				.contains("HttpPoolConnectionManagerCustomizer")
-				.contains("http.pool.enabled=false");
 		});
 	}
 
