@@ -76,7 +76,8 @@ class PropertiesReferenceTests {
 		page.append("`mvn -pl autoconfigure -am test -Dtest=PropertiesReferenceTests ");
 		page.append("-Dsurefire.failIfNoSpecifiedTests=false -Dhttppool.docs.update=true`.\n\n");
 		page.append("Every key of the default client (all but `http.pool.enabled`, ");
-		page.append("`http.pool.fail-on-unknown-properties`, `http.pool.clients`, ");
+		page.append("`http.pool.fail-on-unknown-properties`, `http.pool.fail-on-unapplied-customizers`, ");
+		page.append("`http.pool.clients`, ");
 		page.append("`http.pool.metrics.*` and `http.pool.health.*`) can also be ");
 		page.append("set per named client as `http.pool.clients.<name>.<key>`; a named client inherits every key it ");
 		page.append("does not set from `http.pool`, except ");
