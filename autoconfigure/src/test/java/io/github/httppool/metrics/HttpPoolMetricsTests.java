@@ -141,7 +141,7 @@ class HttpPoolMetricsTests {
 	void connectionsIdleLongerThanTheEvictionIdleTimeoutAreCountedAsIdle() {
 		try (LoopbackHttpServer other = LoopbackHttpServer.http()) {
 			MetricsTestSupport.withMetrics()
-				.withPropertyValues("http.pool.eviction.interval=50ms", "http.pool.eviction.idle-timeout=300ms")
+				.withPropertyValues("http.pool.eviction.interval=100ms", "http.pool.eviction.idle-timeout=300ms")
 				.run((context) -> {
 					MeterRegistry registry = context.getBean(MeterRegistry.class);
 					RestClient client = context.getBean(RestClient.class);
@@ -161,7 +161,7 @@ class HttpPoolMetricsTests {
 	void keepAliveExpiryIsCountedAsExpired() {
 		this.server.keepAliveTimeoutHeader(Duration.ofSeconds(1));
 		MetricsTestSupport.withMetrics()
-			.withPropertyValues("http.pool.eviction.interval=50ms", "http.pool.eviction.idle-timeout=30s",
+			.withPropertyValues("http.pool.eviction.interval=100ms", "http.pool.eviction.idle-timeout=30s",
 					"http.pool.keep-alive.safety-margin=0s")
 			.run((context) -> {
 				MeterRegistry registry = context.getBean(MeterRegistry.class);

@@ -140,6 +140,52 @@ class ClientsExamplesTests {
 	}
 
 	@Test
+	void theDefaultClientsSslBundleIsTheCertificateOfSpringBootsBuilders(@TempDir Path tls) throws IOException {
+		copyTestMaterial(tls);
+		String bundle = "spring.ssl.bundle.pem.gateway-mtls.";
+		try (LoopbackHttpServer server = LoopbackHttpServer.mtls()) {
+			ConfigurationExamples.contextRunner("clients-ssl-default.yaml")
+				.withPropertyValues(bundle + "keystore.certificate=" + tls.resolve("client.crt").toUri(),
+						bundle + "keystore.private-key=" + tls.resolve("client.key").toUri(),
+						bundle + "truststore.certificate=" + tls.resolve("ca.crt").toUri())
+				.run((context) -> {
+					ConfigurationExamples.assertEveryKeyIsBound(context);
+					context.getBean(RestClient.Builder.class)
+						.build()
+						.get()
+						.uri(server.url("/mtls"))
+						.retrieve()
+						.toBodilessEntity();
+					assertThat(server.clientPrincipals()).containsExactly(TestTls.CLIENT_SUBJECT);
+				});
+		}
+	}
+
+	@Test
+	void eachPartnerGetsItsOwnSslBundleInsideTheDefaultClientsPool() {
+		ConfigurationExamples.contextRunner("clients-ssl-routes.yaml")
+			.withPropertyValues(TestTls.clientBundleProperties("gateway-mtls", true))
+			.withPropertyValues(TestTls.clientBundleProperties("bank-a", true))
+			.withPropertyValues(TestTls.untrustedClientBundleProperties("bank-b"))
+			.run((context) -> {
+				ConfigurationExamples.assertEveryKeyIsBound(context);
+				Map<String, HttpPoolClientProperties.Route> routes = context.getBean(HttpPoolClients.class)
+					.get("default")
+					.getRoutes();
+				assertThat(routes.get("https://api.bank-a.example").getSsl().getBundle()).isEqualTo("bank-a");
+				assertThat(routes.get("https://api.bank-b.example").getSsl().getBundle()).isEqualTo("bank-b");
+			});
+	}
+
+	private void copyTestMaterial(Path tls) throws IOException {
+		for (String file : List.of("client.crt", "client.key", "ca.crt")) {
+			try (InputStream in = getClass().getClassLoader().getResourceAsStream("tls/" + file)) {
+				Files.copy(in, tls.resolve(file));
+			}
+		}
+	}
+
+	@Test
 	void aServiceGroupUsesThePoolOfTheClientOfTheSameName() {
 		try (LoopbackHttpServer server = LoopbackHttpServer.http()) {
 			ConfigurationExamples.contextRunner("clients-service-groups.yaml")

@@ -16,7 +16,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The README's tour: its configuration binds, and its service gets the pooled default
- * client and the named client, which presents the client certificate of its SSL bundle.
+ * client and the named client, which presents the client certificate of the SSL bundle it
+ * inherits from the default client.
  */
 class ReadmeExamplesTests {
 
@@ -32,8 +33,8 @@ class ReadmeExamplesTests {
 			HttpPoolClients clients = context.getBean(HttpPoolClients.class);
 			assertThat(clients.get("partner").getConnectionRequestTimeout()).isEqualTo(Duration.ofSeconds(2));
 			assertThat(clients.get("partner").getBaseUrl()).isEqualTo("https://partner.example.com");
-			assertThat(clients.get("partner").getSsl().getBundle()).isEqualTo("partner-mtls");
-			assertThat(clients.get("default").getSsl().getBundle()).isNull();
+			assertThat(clients.get("default").getSsl().getBundle()).isEqualTo("partner-mtls");
+			assertThat(clients.get("partner").getSsl().getBundle()).as("inherited").isEqualTo("partner-mtls");
 		});
 	}
 
