@@ -187,6 +187,14 @@ class RouteSslBundleTests {
 					List<String> principals = partnerA.clientPrincipals();
 					return "CN=http-pool-test-client-rotated".equals(principals.get(principals.size() - 1));
 				}, Duration.ofSeconds(20));
+				// Spring Boot may reload once per rewritten file: wait until a call opens no new connection.
+				partnerA.await("calls that reuse the rotated connection", () -> {
+					int before = partnerA.acceptedConnections();
+					client.get().uri(partnerA.url("/settle")).retrieve().toBodilessEntity();
+					return partnerA.acceptedConnections() == before;
+				}, Duration.ofSeconds(20));
+				assertThat(partnerA.clientPrincipals().get(partnerA.clientPrincipals().size() - 1))
+					.isEqualTo("CN=http-pool-test-client-rotated");
 				int connections = partnerA.acceptedConnections();
 				for (int i = 0; i < 5; i++) {
 					client.get().uri(partnerA.url("/after")).retrieve().toBodilessEntity();
