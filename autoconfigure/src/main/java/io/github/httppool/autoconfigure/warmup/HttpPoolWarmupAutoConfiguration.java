@@ -3,10 +3,8 @@ package io.github.httppool.autoconfigure.warmup;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 
 import io.github.httppool.autoconfigure.HttpPoolAutoConfiguration;
@@ -18,13 +16,10 @@ import io.github.httppool.autoconfigure.ResolvedClient;
 import io.github.httppool.pool.HttpPool;
 import io.github.httppool.pool.HttpPools;
 import io.github.httppool.pool.Milliseconds;
-import io.github.httppool.warmup.ConnectionPreOpener;
 import io.github.httppool.warmup.HttpPoolWarmer;
 import io.github.httppool.warmup.KeepWarm;
 import io.github.httppool.warmup.PoolWarmup;
-import io.github.httppool.warmup.PoolWarmups;
-import io.github.httppool.warmup.SharedRehearsal;
-import io.github.httppool.warmup.WarmupOutcomes;
+import io.github.httppool.warmup.HttpPoolWarmer.RehearsalPlan;
 import io.github.httppool.warmup.WarmupRequest;
 import io.github.httppool.warmup.WarmupTarget;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
@@ -44,12 +39,12 @@ import org.springframework.web.client.RestClient;
 
 /**
  * Auto-configuration of the warm-up of the managed pools ({@code http.pool.warmup.*} for
- * the default client, {@code http.pool.clients.<name>.warmup.*} for named ones): an
+ * the default client, {@code http.pool.clients.<name>.warmup.*} for named ones): a
  * rehearsal of the request path, once per JVM on a throw-away pool, started in the
- * background as soon as the pools exist; an application runner that waits for it,
- * pre-opens connections and sends the warm-up requests asked for before the application
- * reports itself ready; and a lifecycle bean that keeps {@code min-idle} connections
- * warm.
+ * background when the warm-up bean is created, right after the pools; an application
+ * runner that waits for it, pre-opens connections and sends the warm-up requests asked
+ * for before the application reports itself ready; and a lifecycle bean that keeps
+ * {@code min-idle} connections warm.
  *
  * @since 0.1.0
  */
@@ -61,89 +56,39 @@ public final class HttpPoolWarmupAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	WarmupOutcomes httpPoolWarmupOutcomes() {
-		return new WarmupOutcomes();
-	}
-
-	@Bean
-	@ConditionalOnMissingBean
-	PoolWarmups httpPoolWarmups(HttpPoolClients httpPoolClients, HttpPools httpPools,
+	HttpPoolWarmer httpPoolWarmer(HttpPoolClients httpPoolClients, HttpPools httpPools,
 			PooledRestClients pooledRestClients, ObjectProvider<HttpClientSettings> httpClientSettings,
 			ObjectProvider<RestClientCustomizer> restClientCustomizers) {
 		List<PoolWarmup> warmups = new ArrayList<>();
-		Map<String, HttpPoolClientProperties> pooled = new LinkedHashMap<>();
-		for (String name : httpPoolClients.names()) {
-			ResolvedClient client = httpPoolClients.client(name);
-			HttpPool pool = httpPools.get(name);
-			if (pool != null) {
-				pooled.put(name, client.properties());
-				if (client.properties().getWarmup().isEnabled()) {
-					warmups.add(warmup(client, pool, pooledRestClients));
-				}
-			}
-		}
-		Duration budget = budget(pooled);
-		if (budget == null) {
-			return new PoolWarmups(List.of(), Duration.ofSeconds(5), null);
-		}
-		SharedRehearsal.Plan plan = rehearsalPlan(pooled, budget);
-		SharedRehearsal rehearsal = null;
-		if (plan != null) {
-			RehearsalClients clients = new RehearsalClients(httpClientSettings.getIfAvailable(HttpClientSettings::defaults),
-					restClientCustomizers.orderedStream().toList());
-			rehearsal = SharedRehearsal.start(clients, plan);
-		}
-		return new PoolWarmups(warmups, budget, rehearsal);
-	}
-
-	@Bean
-	@ConditionalOnMissingBean
-	HttpPoolWarmer httpPoolWarmer(PoolWarmups httpPoolWarmups, WarmupOutcomes httpPoolWarmupOutcomes) {
-		return new HttpPoolWarmer(httpPoolWarmups, httpPoolWarmupOutcomes);
-	}
-
-	@Bean
-	@ConditionalOnMissingBean
-	KeepWarm httpPoolKeepWarm(PoolWarmups httpPoolWarmups) {
-		return new KeepWarm(httpPoolWarmups);
-	}
-
-	/**
-	 * Return the budget of the whole warm-up, the largest of the clients' budgets, or
-	 * {@code null} if no client warms up.
-	 */
-	static @Nullable Duration budget(Map<String, HttpPoolClientProperties> clients) {
 		Duration budget = null;
-		for (HttpPoolClientProperties client : clients.values()) {
-			HttpPoolClientProperties.Warmup warmup = client.getWarmup();
-			if (warmup.isEnabled() && (budget == null || warmup.getBudget().compareTo(budget) > 0)) {
-				budget = warmup.getBudget();
-			}
-		}
-		return (budget != null) ? Milliseconds.roundUp(budget) : null;
-	}
-
-	/**
-	 * Return what the rehearsal covers for all clients together, or {@code null} if no
-	 * client rehearses: the most requests any client asks for, every client's types, and
-	 * TLS when some client calls HTTPS upstreams.
-	 */
-	static SharedRehearsal.@Nullable Plan rehearsalPlan(Map<String, HttpPoolClientProperties> clients,
-			Duration budget) {
 		int requests = 0;
 		Set<Class<?>> types = new LinkedHashSet<>();
 		boolean tls = false;
-		for (HttpPoolClientProperties client : clients.values()) {
-			HttpPoolClientProperties.Warmup warmup = client.getWarmup();
-			if (warmup.isEnabled() && warmup.getRehearsal().isEnabled()) {
-				requests = Math.max(requests, warmup.getRehearsal().getRequests());
-				types.addAll(warmup.getRehearsal().getTypes());
-				tls |= callsHttps(client) || warmup.getTargets()
-					.stream()
-					.anyMatch((target) -> isHttps(String.valueOf(target.getUrl())));
+		for (String name : httpPoolClients.names()) {
+			ResolvedClient client = httpPoolClients.client(name);
+			HttpPool pool = httpPools.get(name);
+			HttpPoolClientProperties.Warmup warmup = client.properties().getWarmup();
+			if (pool != null && warmup.isEnabled()) {
+				warmups.add(warmup(client, pool, pooledRestClients));
+				budget = (budget == null || warmup.getBudget().compareTo(budget) > 0) ? warmup.getBudget() : budget;
+				if (warmup.getRehearsal().isEnabled()) {
+					requests = Math.max(requests, warmup.getRehearsal().getRequests());
+					types.addAll(warmup.getRehearsal().getTypes());
+					tls |= callsHttps(client.properties());
+				}
 			}
 		}
-		return (requests > 0) ? new SharedRehearsal.Plan(requests, List.copyOf(types), tls, budget) : null;
+		budget = (budget != null) ? Milliseconds.roundUp(budget) : Duration.ofSeconds(5);
+		RehearsalPlan plan = (requests > 0) ? new RehearsalPlan(requests, List.copyOf(types), tls) : null;
+		RehearsalClients clients = new RehearsalClients(httpClientSettings.getIfAvailable(HttpClientSettings::defaults),
+				restClientCustomizers.orderedStream().toList());
+		return new HttpPoolWarmer(warmups, budget, plan, clients);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	KeepWarm httpPoolKeepWarm(HttpPoolWarmer httpPoolWarmer) {
+		return new KeepWarm(httpPoolWarmer);
 	}
 
 	private static PoolWarmup warmup(ResolvedClient client, HttpPool pool, PooledRestClients pooledRestClients) {
@@ -161,19 +106,18 @@ public final class HttpPoolWarmupAutoConfiguration {
 		PoolWarmup.Settings settings = new PoolWarmup.Settings(warmup.isFailOnError(),
 				Milliseconds.roundUp(warmup.getKeepWarm().intervalOrDefault(properties.getValidateAfterInactivity())),
 				client.propertyPrefix() + "warmup.");
-		ConnectionPreOpener preOpener = new ConnectionPreOpener(client.name(), pool.connectionManager(),
-				client.routePlanner(), pool.serverKeepAlives());
-		return new PoolWarmup(pool, preOpener, targets, settings,
+		return new PoolWarmup(pool, client.routePlanner(), targets, settings,
 				() -> pooledRestClients.restClientBuilder(client.name()));
 	}
 
 	/**
-	 * Return whether the client is set up for HTTPS upstreams: an {@code https} base URL
+	 * Return whether the client calls HTTPS upstreams: an {@code https} base URL, target
 	 * or per-host route, or an SSL bundle.
 	 */
 	private static boolean callsHttps(HttpPoolClientProperties client) {
 		return client.getSsl().getBundle() != null || isHttps(client.getBaseUrl())
-				|| client.getRoutes().keySet().stream().anyMatch(HttpPoolWarmupAutoConfiguration::isHttps);
+				|| client.getRoutes().keySet().stream().anyMatch(HttpPoolWarmupAutoConfiguration::isHttps)
+				|| client.getWarmup().getTargets().stream().anyMatch((target) -> isHttps(String.valueOf(target.getUrl())));
 	}
 
 	private static boolean isHttps(@Nullable String url) {
