@@ -233,12 +233,8 @@ final class ConnectionPreOpener {
 	}
 
 	/**
-	 * What opening connections to one target did.
-	 *
-	 * @param tally the connections wanted and what became of them
-	 * @param skipped why the target was skipped, or {@code null}
-	 * @param failure the first failure, or {@code null}
-	 * @param elapsed how long it took
+	 * What opening connections to one target did: a tally, why it was skipped, the first
+	 * failure, how long it took.
 	 */
 	record Result(Tally tally, @Nullable String skipped, @Nullable Throwable failure, Duration elapsed) {
 
@@ -253,13 +249,8 @@ final class ConnectionPreOpener {
 	}
 
 	/**
-	 * The connections wanted and what became of them.
-	 *
-	 * @param wanted idle connections wanted
-	 * @param alreadyOpen idle connections open already that passed HttpClient's checks
-	 * @param opened connections opened
-	 * @param stillConnecting connections still connecting at the deadline
-	 * @param notAttempted connections the limits or the deadline left no room for
+	 * The idle connections wanted, those open already (they passed HttpClient's checks),
+	 * opened, still connecting at the deadline, and not attempted for lack of room.
 	 */
 	record Tally(int wanted, int alreadyOpen, int opened, int stillConnecting, int notAttempted) {
 

@@ -6,10 +6,8 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
@@ -17,6 +15,7 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.boot.ApplicationArguments;
 import org.springframework.boot.ApplicationRunner;
 import org.springframework.core.Ordered;
+import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
 import org.springframework.util.Assert;
 
 /**
@@ -41,8 +40,6 @@ public final class HttpPoolWarmer implements ApplicationRunner, Ordered {
 	 * The order of the warm-up among application runners: before the application's own.
 	 */
 	public static final int ORDER = Ordered.HIGHEST_PRECEDENCE + 100;
-
-	private static final AtomicInteger threadIds = new AtomicInteger();
 
 	private final List<PoolWarmup> warmups;
 
@@ -83,7 +80,7 @@ public final class HttpPoolWarmer implements ApplicationRunner, Ordered {
 		long deadline = System.nanoTime() + this.budget.toNanos();
 		List<PoolWarmup> held = new ArrayList<>();
 		int connections = 0;
-		ThreadPoolExecutor executor = null;
+		ExecutorService executor = null;
 		try {
 			for (PoolWarmup warmup : this.warmups) {
 				warmup.lock().lock();
@@ -144,15 +141,10 @@ public final class HttpPoolWarmer implements ApplicationRunner, Ordered {
 		return this.warmups;
 	}
 
-	private static ThreadPoolExecutor newExecutor(int threads) {
-		ThreadPoolExecutor executor = new ThreadPoolExecutor(threads, threads, 1, TimeUnit.SECONDS,
-				new LinkedBlockingQueue<>(), (task) -> {
-					Thread thread = new Thread(task, "http-pool-warmup-" + threadIds.incrementAndGet());
-					thread.setDaemon(true);
-					return thread;
-				});
-		executor.allowCoreThreadTimeOut(true);
-		return executor;
+	private static ExecutorService newExecutor(int threads) {
+		CustomizableThreadFactory threadFactory = new CustomizableThreadFactory("http-pool-warmup-");
+		threadFactory.setDaemon(true);
+		return Executors.newFixedThreadPool(threads, threadFactory);
 	}
 
 	@Override
@@ -163,22 +155,11 @@ public final class HttpPoolWarmer implements ApplicationRunner, Ordered {
 	/**
 	 * What the rehearsal of the request path covers, for all clients together.
 	 *
-	 * @param requests the number of requests, over HTTP and again over TLS
+	 * @param requests the number of requests, at least 1, over HTTP and again over TLS
 	 * @param types application types read and written as JSON
 	 * @param tls whether some client calls HTTPS upstreams, so that TLS is rehearsed too
 	 */
 	public record RehearsalPlan(int requests, List<Class<?>> types, boolean tls) {
-
-		/**
-		 * Create a new instance.
-		 * @param requests the number of requests, at least 1
-		 * @param types application types read and written as JSON
-		 * @param tls whether TLS is rehearsed too
-		 */
-		public RehearsalPlan {
-			Assert.isTrue(requests > 0, "'requests' must be positive");
-			types = List.copyOf(types);
-		}
 
 	}
 

@@ -53,7 +53,8 @@ public final class KeepWarm implements SmartLifecycle {
 	public void start() {
 		if (this.scheduler.start()) {
 			for (PoolWarmup warmup : this.warmups) {
-				this.scheduler.scheduleWithFixedDelay(new Pool(warmup)::keepWarm, warmup.settings().keepWarmInterval());
+				TopUp topUp = new TopUp(warmup.preOpener(), warmup.pool().serverKeepAlives());
+				this.scheduler.scheduleWithFixedDelay(() -> keepWarm(warmup, topUp), warmup.settings().keepWarmInterval());
 			}
 		}
 	}
@@ -69,68 +70,31 @@ public final class KeepWarm implements SmartLifecycle {
 	}
 
 	/**
-	 * The keep-warm of one pool, which does nothing while the pool's warm-up runs; a
-	 * target that cannot be re-opened is a WARN once and an INFO when it recovers.
+	 * Top every target of a pool up, unless the pool's warm-up runs.
 	 */
-	private static final class Pool {
-
-		private final PoolWarmup warmup;
-
-		private final TopUp topUp;
-
-		private final Map<WarmupTarget, String> failures = new HashMap<>();
-
-		Pool(PoolWarmup warmup) {
-			this.warmup = warmup;
-			this.topUp = new TopUp(warmup.preOpener(), warmup.pool().serverKeepAlives());
+	private static void keepWarm(PoolWarmup warmup, TopUp topUp) {
+		if (warmup.pool().isClosed() || !warmup.lock().tryLock()) {
+			return;
 		}
-
-		void keepWarm() {
-			if (this.warmup.pool().isClosed() || !this.warmup.lock().tryLock()) {
-				return;
-			}
-			try {
-				Duration interval = this.warmup.settings().keepWarmInterval();
-				long deadline = System.nanoTime() + Math.max(interval.toNanos(), TimeUnit.SECONDS.toNanos(1));
-				for (WarmupTarget target : this.warmup.targets()) {
-					if (target.minIdle() > 0) {
-						ConnectionPreOpener.Result result;
-						try {
-							result = this.topUp.topUp(target, deadline, interval);
-						}
-						catch (HttpException | RuntimeException ex) {
-							result = ConnectionPreOpener.Result.failed(target.minIdle(), ex);
-						}
-						record(target, result);
+		try {
+			Duration interval = warmup.settings().keepWarmInterval();
+			long deadline = System.nanoTime() + Math.max(interval.toNanos(), TimeUnit.SECONDS.toNanos(1));
+			for (WarmupTarget target : warmup.targets()) {
+				if (target.minIdle() > 0) {
+					ConnectionPreOpener.Result result;
+					try {
+						result = topUp.topUp(target, deadline, interval);
 					}
+					catch (HttpException | RuntimeException ex) {
+						result = ConnectionPreOpener.Result.failed(target.minIdle(), ex);
+					}
+					topUp.record(warmup.name(), target, result);
 				}
 			}
-			finally {
-				this.warmup.lock().unlock();
-			}
 		}
-
-		private void record(WarmupTarget target, ConnectionPreOpener.Result result) {
-			String prefix = "HTTP pool '" + this.warmup.name() + "': keep-warm ";
-			if (result.skipped() != null) {
-				logger.debug(prefix + "skipped " + target.displayName() + ": " + result.skipped());
-				return;
-			}
-			String failure = (result.failure() != null) ? Failures.describe(result.failure()) : null;
-			String previous = (failure != null) ? this.failures.put(target, failure) : this.failures.remove(target);
-			if (failure != null && previous == null) {
-				logger.warn(prefix + "could not re-open connections to " + target.displayName() + ": " + failure
-						+ "; it keeps trying in the background");
-			}
-			else if (failure == null && previous != null) {
-				logger.info(prefix + "re-opened connections to " + target.displayName() + " again");
-			}
-			else if (result.tally().opened() > 0) {
-				logger.debug(prefix + "re-opened " + result.tally().opened() + " idle connection(s) to "
-						+ target.displayName() + " in " + result.elapsed().toMillis() + " ms");
-			}
+		finally {
+			warmup.lock().unlock();
 		}
-
 	}
 
 	/**
@@ -149,6 +113,8 @@ public final class KeepWarm implements SmartLifecycle {
 		private final ServerKeepAlives serverKeepAlives;
 
 		private final Map<HttpRoute, Long> renewedAt = new ConcurrentHashMap<>();
+
+		private final Map<WarmupTarget, String> failures = new HashMap<>();
 
 		TopUp(ConnectionPreOpener preOpener, ServerKeepAlives serverKeepAlives) {
 			this.preOpener = preOpener;
@@ -182,6 +148,31 @@ public final class KeepWarm implements SmartLifecycle {
 			return this.preOpener.start(target, minIdle, deadlineNanos, Runnable::run, Duration.ofNanos(keepAliveNanos),
 					true)
 				.await(deadlineNanos);
+		}
+
+		/**
+		 * Log what a top-up did: a target that cannot be re-opened is a WARN once and an
+		 * INFO when it recovers.
+		 */
+		void record(String pool, WarmupTarget target, ConnectionPreOpener.Result result) {
+			String prefix = "HTTP pool '" + pool + "': keep-warm ";
+			if (result.skipped() != null) {
+				logger.debug(prefix + "skipped " + target.displayName() + ": " + result.skipped());
+				return;
+			}
+			String failure = (result.failure() != null) ? Failures.describe(result.failure()) : null;
+			String previous = (failure != null) ? this.failures.put(target, failure) : this.failures.remove(target);
+			if (failure != null && previous == null) {
+				logger.warn(prefix + "could not re-open connections to " + target.displayName() + ": " + failure
+						+ "; it keeps trying in the background");
+			}
+			else if (failure == null && previous != null) {
+				logger.info(prefix + "re-opened connections to " + target.displayName() + " again");
+			}
+			else if (result.tally().opened() > 0) {
+				logger.debug(prefix + "re-opened " + result.tally().opened() + " idle connection(s) to "
+						+ target.displayName() + " in " + result.elapsed().toMillis() + " ms");
+			}
 		}
 
 	}

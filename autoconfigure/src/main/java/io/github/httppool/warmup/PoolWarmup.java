@@ -18,7 +18,6 @@ import org.apache.commons.logging.LogFactory;
 import org.apache.hc.client5.http.routing.HttpRoutePlanner;
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.util.Assert;
 import org.springframework.web.client.RestClient;
 
 /**
@@ -148,7 +147,7 @@ public final class PoolWarmup {
 			}
 			WarmupOutcome outcome = new WarmupOutcome(name(), startedAt, Duration.ofNanos(System.nanoTime() - start),
 					new WarmupOutcome.Connections(requested, opened, alreadyOpen, connectTime), requestsSent,
-					rehearsal, skipped, failures);
+					rehearsal, List.copyOf(skipped), List.copyOf(failures));
 			log(outcome);
 			this.pool.setDetail("warmup", outcome.toDetails());
 			return outcome;
@@ -240,11 +239,6 @@ public final class PoolWarmup {
 				+ ((failures == 0) ? ", no failures" : ", " + failures + " failure" + ((failures == 1) ? "" : "s"));
 	}
 
-	@Override
-	public String toString() {
-		return "PoolWarmup[" + name() + ", targets=" + this.targets + "]";
-	}
-
 	/**
 	 * The warm-up settings of a pool.
 	 *
@@ -254,16 +248,6 @@ public final class PoolWarmup {
 	 * dot, for messages
 	 */
 	public record Settings(boolean failOnError, Duration keepWarmInterval, String propertyPrefix) {
-
-		/**
-		 * Create a new instance.
-		 * @param failOnError whether a failed target fails start-up
-		 * @param keepWarmInterval how often keep-warm checks the idle connections
-		 * @param propertyPrefix the prefix of the client's warm-up properties
-		 */
-		public Settings {
-			Assert.isTrue(keepWarmInterval.toMillis() > 0, "'keepWarmInterval' must be positive");
-		}
 
 	}
 

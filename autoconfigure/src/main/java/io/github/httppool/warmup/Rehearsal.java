@@ -138,12 +138,8 @@ final class Rehearsal {
 	}
 
 	/**
-	 * What a rehearsal did.
-	 *
-	 * @param completed requests completed
-	 * @param duration how long it took
-	 * @param skipped why it stopped early, or {@code null}
-	 * @param failure why it failed, or {@code null}
+	 * What a rehearsal did: requests completed, how long it took, why it stopped early or
+	 * failed.
 	 */
 	record Outcome(int completed, Duration duration, @Nullable String skipped, @Nullable String failure) {
 
@@ -159,25 +155,11 @@ final class Rehearsal {
 
 	/**
 	 * The JSON document of the rehearsal, with the value types DTOs commonly have.
-	 *
-	 * @param id an identifier
-	 * @param name a name
-	 * @param amount a decimal number
-	 * @param count a whole number
-	 * @param active a flag
-	 * @param tags some tags
-	 * @param detail a nested document
 	 */
 	record Item(long id, String name, double amount, int count, boolean active, List<String> tags, Detail detail) {
 
 	}
 
-	/**
-	 * A nested document.
-	 *
-	 * @param code a code
-	 * @param rate a decimal number
-	 */
 	record Detail(String code, double rate) {
 
 	}

@@ -24,22 +24,6 @@ public record WarmupOutcome(String pool, Instant startedAt, Duration duration, C
 		int requestsSent, RehearsalResult rehearsal, List<String> skipped, List<String> failures) {
 
 	/**
-	 * Create a new instance.
-	 * @param pool the pool's name
-	 * @param startedAt when the warm-up started
-	 * @param duration how long the warm-up of the pool took
-	 * @param connections the connections asked for and opened
-	 * @param requestsSent real warm-up requests sent
-	 * @param rehearsal the rehearsal this JVM ran
-	 * @param skipped targets skipped
-	 * @param failures every failure
-	 */
-	public WarmupOutcome {
-		skipped = List.copyOf(skipped);
-		failures = List.copyOf(failures);
-	}
-
-	/**
 	 * Return the outcome as simple values, as the pool's health details and the actuator
 	 * endpoint show it.
 	 * @return the details
