@@ -86,6 +86,25 @@ public final class HttpPoolClients {
 	}
 
 	/**
+	 * Bind the settings of every client as configured, without checking them: the
+	 * default client's, then each named client's with what it inherits from
+	 * {@code http.pool}. For reading settings before the application's context exists.
+	 * @param properties the bound {@code http.pool} properties
+	 * @param environment the environment the properties came from
+	 * @return the settings by client name, the default client first
+	 */
+	public static Map<String, HttpPoolClientProperties> bindUnchecked(HttpPoolProperties properties,
+			Environment environment) {
+		Resolution resolution = new Resolution(environment, HttpClientSettings.defaults(), null);
+		Map<String, HttpPoolClientProperties> clients = new LinkedHashMap<>();
+		clients.put(HttpPoolAutoConfiguration.DEFAULT_CLIENT, properties);
+		for (String name : properties.getClients().keySet()) {
+			clients.putIfAbsent(name, resolution.inherit(name));
+		}
+		return clients;
+	}
+
+	/**
 	 * Return the property prefix of a client, ending with a dot.
 	 * @param name the client name
 	 * @return {@code http.pool.} for the default client, otherwise

@@ -64,6 +64,18 @@ public final class HttpPoolWarmer implements ApplicationRunner, Ordered {
 		this.rehearsal = (rehearsal != null) ? RehearsalRun.start(rehearsal, budget, clients) : null;
 	}
 
+	/**
+	 * Start the rehearsal before the application's beans exist, on a client with Spring's
+	 * default message converters, unless this JVM has run it already; the warm-up joins
+	 * it with a short leg on the application's own client.
+	 * @param rehearsal what to rehearse
+	 * @param budget the budget of the whole warm-up
+	 * @param clients creates the rehearsal's throw-away client
+	 */
+	public static void rehearseEarly(RehearsalPlan rehearsal, Duration budget, RehearsalClientFactory clients) {
+		RehearsalRun.startEarly(rehearsal, budget, clients);
+	}
+
 	@Override
 	public void run(ApplicationArguments args) {
 		warmUp();
@@ -160,6 +172,10 @@ public final class HttpPoolWarmer implements ApplicationRunner, Ordered {
 	 * @param tls whether some client calls HTTPS upstreams, so that TLS is rehearsed too
 	 */
 	public record RehearsalPlan(int requests, List<Class<?>> types, boolean tls) {
+
+		String key() {
+			return this.requests + (this.tls ? " tls " : " ") + this.types.stream().map(Class::getName).toList();
+		}
 
 	}
 

@@ -145,10 +145,10 @@ final class Rehearsal {
 
 		static final Outcome NONE = new Outcome(0, Duration.ZERO, null, null);
 
-		Outcome plus(Outcome tls, Duration duration) {
-			return new Outcome(this.completed + tls.completed, duration,
-					(tls.skipped != null) ? "over TLS: " + tls.skipped : this.skipped,
-					(tls.failure != null) ? "over TLS: " + tls.failure : this.failure);
+		Outcome plus(String leg, Outcome next) {
+			return new Outcome(this.completed + next.completed, this.duration.plus(next.duration),
+					(next.skipped != null) ? leg + ": " + next.skipped : this.skipped,
+					(next.failure != null) ? leg + ": " + next.failure : this.failure);
 		}
 
 	}

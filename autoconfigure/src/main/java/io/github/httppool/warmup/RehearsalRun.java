@@ -1,11 +1,13 @@
 package io.github.httppool.warmup;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 
 import javax.net.ssl.SSLContext;
 
@@ -15,12 +17,15 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A rehearsal running, or done, on a daemon thread {@value #THREAD_NAME}: once per JVM
- * for a plan, since the code it loads and compiles is the same for every client and
- * every application context (a test suite's next context finds it done). It runs on a
- * throw-away client against a {@link RehearsalServer}, over HTTP, then over TLS if
- * planned, and stops one budget after it started, or earlier when the warm-up stops
- * waiting for it.
+ * A rehearsal running, or done, on daemon threads {@value #THREAD_NAME}: once per JVM for
+ * a plan, since the code it loads and compiles is the same for every client and every
+ * application context (a test suite's next context finds it done). It runs against a
+ * {@link RehearsalServer}, over HTTP, then over TLS if planned, and stops one budget
+ * after it started, or earlier when the warm-up stops waiting for it.
+ * <p>
+ * Started early, before the application's beans exist, it runs on a client with Spring's
+ * default message converters; the warm-up then joins it with a short leg on a client
+ * with the application's customizations and rehearsal types.
  */
 final class RehearsalRun {
 
@@ -34,22 +39,48 @@ final class RehearsalRun {
 
 	private final AtomicLong deadline;
 
-	private final CompletableFuture<Rehearsal.Outcome> outcome = new CompletableFuture<>();
+	private final boolean early;
 
-	private RehearsalRun(RehearsalPlan plan, Duration budget) {
+	private boolean joined;
+
+	private boolean logged;
+
+	private volatile CompletableFuture<Rehearsal.Outcome> outcome;
+
+	private RehearsalRun(RehearsalPlan plan, Duration budget, RehearsalClientFactory clients, boolean early) {
 		this.plan = plan;
 		this.deadline = new AtomicLong(System.nanoTime() + budget.toNanos());
+		this.early = early;
+		this.outcome = inBackground(() -> run(clients, early ? List.of() : plan.types(), plan.requests(), plan.tls()));
 	}
 
+	/**
+	 * Start the plan's rehearsal before the application's beans exist, unless this JVM
+	 * has run it already.
+	 */
+	static void startEarly(RehearsalPlan plan, Duration budget, RehearsalClientFactory clients) {
+		runs.computeIfAbsent(plan.key(), (key) -> new RehearsalRun(plan, budget, clients, true));
+	}
+
+	/**
+	 * Start the plan's rehearsal with the application's client unless this JVM has run
+	 * it already; join one started early.
+	 */
 	static RehearsalRun start(RehearsalPlan plan, Duration budget, RehearsalClientFactory clients) {
-		String key = plan.requests() + (plan.tls() ? " tls " : " ") + plan.types().stream().map(Class::getName).toList();
-		return runs.computeIfAbsent(key, (k) -> {
-			RehearsalRun run = new RehearsalRun(plan, budget);
-			Thread thread = new Thread(() -> run.outcome.complete(run.log(run.run(clients))), THREAD_NAME);
-			thread.setDaemon(true);
-			thread.start();
-			return run;
-		});
+		RehearsalRun run = runs.computeIfAbsent(plan.key(), (key) -> new RehearsalRun(plan, budget, clients, false));
+		run.join(clients);
+		return run;
+	}
+
+	private synchronized void join(RehearsalClientFactory clients) {
+		if (this.early && !this.joined) {
+			this.joined = true;
+			int requests = Math.min(this.plan.requests(), 10 * (3 + this.plan.types().size()));
+			this.outcome = this.outcome.thenCompose((first) -> (first.failure() != null)
+					? CompletableFuture.completedFuture(first)
+					: inBackground(() -> first.plus("with the application's client",
+							run(clients, this.plan.types(), requests, false))));
+		}
 	}
 
 	/**
@@ -59,7 +90,7 @@ final class RehearsalRun {
 	Rehearsal.Outcome await(long stopNanos, long waitNanos) {
 		this.deadline.accumulateAndGet(stopNanos, (current, given) -> (given - current < 0) ? given : current);
 		try {
-			return this.outcome.get(Math.max(0, waitNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
+			return log(this.outcome.get(Math.max(0, waitNanos - System.nanoTime()), TimeUnit.NANOSECONDS));
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
@@ -70,16 +101,22 @@ final class RehearsalRun {
 		return new Rehearsal.Outcome(0, Duration.ZERO, "still running when the warm-up budget ran out", null);
 	}
 
-	private Rehearsal.Outcome run(RehearsalClientFactory clients) {
+	private static CompletableFuture<Rehearsal.Outcome> inBackground(Supplier<Rehearsal.Outcome> leg) {
+		CompletableFuture<Rehearsal.Outcome> future = new CompletableFuture<>();
+		Thread thread = new Thread(() -> future.complete(leg.get()), THREAD_NAME);
+		thread.setDaemon(true);
+		thread.start();
+		return future;
+	}
+
+	private Rehearsal.Outcome run(RehearsalClientFactory clients, List<Class<?>> types, int requests, boolean tls) {
 		long start = System.nanoTime();
 		try {
-			SSLContext tls = this.plan.tls() ? RehearsalServer.tls() : null;
-			try (RehearsalClientFactory.Client client = clients.create(tls)) {
-				Rehearsal.Outcome outcome = run(client, null);
-				if (tls != null && outcome.failure() == null && outcome.skipped() == null) {
-					outcome = outcome.plus(run(client, tls), Duration.ofNanos(System.nanoTime() - start));
-				}
-				return outcome;
+			SSLContext context = tls ? RehearsalServer.tls() : null;
+			try (RehearsalClientFactory.Client client = clients.create(context)) {
+				Rehearsal.Outcome outcome = run(client, null, types, requests);
+				return (context != null && outcome.failure() == null && outcome.skipped() == null)
+						? outcome.plus("over TLS", run(client, context, types, requests)) : outcome;
 			}
 		}
 		catch (Exception ex) {
@@ -87,14 +124,18 @@ final class RehearsalRun {
 		}
 	}
 
-	private Rehearsal.Outcome run(RehearsalClientFactory.Client client, @Nullable SSLContext tls) throws Exception {
+	private Rehearsal.Outcome run(RehearsalClientFactory.Client client, @Nullable SSLContext tls,
+			List<Class<?>> types, int requests) throws Exception {
 		try (RehearsalServer server = RehearsalServer.start(tls)) {
-			return new Rehearsal(client.restClient(), server.baseUrl(), this.plan.types()).run(this.plan.requests(),
-					this.deadline::get);
+			return new Rehearsal(client.restClient(), server.baseUrl(), types).run(requests, this.deadline::get);
 		}
 	}
 
-	private Rehearsal.Outcome log(Rehearsal.Outcome outcome) {
+	private synchronized Rehearsal.Outcome log(Rehearsal.Outcome outcome) {
+		if (this.logged) {
+			return outcome;
+		}
+		this.logged = true;
 		if (outcome.failure() != null) {
 			logger.warn("HTTP pools: the rehearsal of the request path failed after " + outcome.completed()
 					+ " requests: " + outcome.failure() + "; start-up continues, the first real requests will be slower");
@@ -102,7 +143,7 @@ final class RehearsalRun {
 		else {
 			logger.info("HTTP pools: rehearsal of " + outcome.completed() + " requests in "
 					+ outcome.duration().toMillis() + " ms on a throw-away pool"
-					+ (this.plan.tls() ? ", over HTTP and TLS" : "")
+					+ (this.plan.tls() ? ", over HTTP and TLS" : "") + (this.early ? ", started early" : "")
 					+ ((outcome.skipped() != null) ? "; " + outcome.skipped() : ""));
 		}
 		return outcome;

@@ -44,7 +44,8 @@ class WarmupRehearsalTests {
 						"http.pool.warmup.targets[0].url=" + server.baseUrl(),
 						"http.pool.warmup.targets[0].connections=2", "http.pool.warmup.rehearsal.requests=120", "http.pool.warmup.budget=2m")) {
 			WarmupOutcome outcome = WarmupTestSupport.outcome(context, HttpPoolAutoConfiguration.DEFAULT_CLIENT);
-			assertThat(outcome.rehearsal().requests()).isEqualTo(120);
+			assertThat(outcome.rehearsal().requests()).as("120 as the application starts, 30 on its own client")
+				.isEqualTo(150);
 			server.awaitOpenConnections(2, java.time.Duration.ofSeconds(2));
 			assertThat(server.acceptedConnections()).isEqualTo(2);
 			assertThat(server.totalRequests()).isZero();
@@ -59,7 +60,7 @@ class WarmupRehearsalTests {
 		try (ConfigurableApplicationContext context = WarmupTestSupport.application(RecordingCustomizer.class)
 			.run(WarmupTestSupport.arguments("http.pool.warmup.rehearsal.requests=31", "http.pool.warmup.budget=2m"))) {
 			List<Recorded> recorded = context.getBean(RecordingCustomizer.class).requests;
-			assertThat(recorded).as("31 rehearsal requests and the one that closes the connection").hasSize(32);
+			assertThat(recorded).as("30 rehearsal requests and the one that closes the connection").hasSize(31);
 			assertThat(recorded).allSatisfy((request) -> {
 				assertThat(request.uri().getHost()).isEqualTo("127.0.0.1");
 				assertThat(request.attribute()).isEqualTo(PoolWarmup.REHEARSAL);
@@ -115,8 +116,8 @@ class WarmupRehearsalTests {
 								"http.pool.ssl.bundle=upstream", "http.pool.warmup.rehearsal.requests=40", "http.pool.warmup.budget=2m",
 								"http.pool.warmup.targets[0].url=" + server.baseUrl()))) {
 			assertThat(WarmupTestSupport.outcome(context, HttpPoolAutoConfiguration.DEFAULT_CLIENT).rehearsal().requests())
-				.as("40 over HTTP, 40 over TLS")
-				.isEqualTo(80);
+				.as("40 over HTTP, 40 over TLS, 30 on the application's client")
+				.isEqualTo(110);
 			server.awaitOpenConnections(1, java.time.Duration.ofSeconds(2));
 			assertThat(server.totalRequests()).isZero();
 			assertThat(WarmupTestSupport.stats(context, HttpPoolAutoConfiguration.DEFAULT_CLIENT).getAvailable())
@@ -129,8 +130,8 @@ class WarmupRehearsalTests {
 		try (ConfigurableApplicationContext context = WarmupTestSupport.run("http.pool.base-url=https://127.0.0.1:9",
 				"http.pool.warmup.rehearsal.requests=40", "http.pool.warmup.budget=2m")) {
 			assertThat(WarmupTestSupport.outcome(context, HttpPoolAutoConfiguration.DEFAULT_CLIENT).rehearsal().requests())
-				.as("40 over HTTP, 40 over TLS")
-				.isEqualTo(80);
+				.as("40 over HTTP, 40 over TLS, 30 on the application's client")
+				.isEqualTo(110);
 		}
 	}
 
@@ -139,8 +140,8 @@ class WarmupRehearsalTests {
 		try (ConfigurableApplicationContext context = WarmupTestSupport.run("http.pool.base-url=http://127.0.0.1:9",
 				"http.pool.warmup.rehearsal.requests=40", "http.pool.warmup.budget=2m")) {
 			assertThat(WarmupTestSupport.outcome(context, HttpPoolAutoConfiguration.DEFAULT_CLIENT).rehearsal().requests())
-				.as("40 over HTTP only")
-				.isEqualTo(40);
+				.as("40 as the application starts, 30 on its own client")
+				.isEqualTo(70);
 		}
 	}
 
@@ -151,8 +152,8 @@ class WarmupRehearsalTests {
 					"http.pool.warmup.rehearsal.types=" + Quote.class.getName() + "," + Order.class.getName()))) {
 			List<Recorded> recorded = context.getBean(RecordingCustomizer.class).requests;
 			assertThat(WarmupTestSupport.outcome(context, HttpPoolAutoConfiguration.DEFAULT_CLIENT).rehearsal().requests())
-				.as("8 rounds of 3 + 2 types")
-				.isEqualTo(40);
+				.as("40 as the application starts, 40 (8 rounds of 3 + 2 types) on its own client")
+				.isEqualTo(80);
 			List<String> bodies = recorded.stream()
 				.filter((request) -> request.method() == HttpMethod.POST)
 				.map(Recorded::body)
@@ -204,6 +205,24 @@ class WarmupRehearsalTests {
 			assertThat(handler.names()).as("requests 1 to 50 and 101 to 120 are observed, and the closing one")
 				.hasSize(71)
 				.containsOnly("http.client.requests");
+		}
+	}
+
+	@Test
+	void theRehearsalRunsBeforeTheApplicationsBeansAreCreatedAndIsFollowedByALegOnTheApplicationsClient() {
+		try (ConfigurableApplicationContext context = WarmupTestSupport
+			.application(RecordingCustomizer.class, RehearsalRunningWhenBeansAreCreated.class)
+			.run(WarmupTestSupport.arguments("http.pool.warmup.rehearsal.requests=150", "http.pool.warmup.budget=2m",
+					"http.pool.warmup.rehearsal.types=" + Quote.class.getName()))) {
+			assertThat(context.getBean(RehearsalRunningWhenBeansAreCreated.class).running)
+				.as("a rehearsal thread ran when the application's beans were created")
+				.isTrue();
+			assertThat(context.getBean(RecordingCustomizer.class).requests)
+				.as("the leg on the application's client: 10 rounds of 3 + 1 type, then one that closes its connection")
+				.hasSize(41);
+			assertThat(WarmupTestSupport.outcome(context, HttpPoolAutoConfiguration.DEFAULT_CLIENT).rehearsal().requests())
+				.as("the early leg's requests, then the application's")
+				.isEqualTo(150 + 40);
 		}
 	}
 
@@ -302,6 +321,16 @@ class WarmupRehearsalTests {
 		public static Unreadable of() {
 			return new Unreadable("other");
 		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class RehearsalRunningWhenBeansAreCreated {
+
+		final boolean running = Thread.getAllStackTraces()
+			.keySet()
+			.stream()
+			.anyMatch((thread) -> thread.getName().equals(RehearsalRun.THREAD_NAME) && thread.isAlive());
 
 	}
 

@@ -3,6 +3,7 @@ package io.github.httppool.autoconfigure.warmup;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -10,6 +11,7 @@ import java.util.Set;
 import io.github.httppool.autoconfigure.HttpPoolAutoConfiguration;
 import io.github.httppool.autoconfigure.HttpPoolClientProperties;
 import io.github.httppool.autoconfigure.HttpPoolClients;
+import io.github.httppool.autoconfigure.HttpPoolProperties;
 import io.github.httppool.autoconfigure.PooledRestClients;
 import io.github.httppool.autoconfigure.RehearsalClients;
 import io.github.httppool.autoconfigure.ResolvedClient;
@@ -17,34 +19,39 @@ import io.github.httppool.pool.HttpPool;
 import io.github.httppool.pool.HttpPools;
 import io.github.httppool.pool.Milliseconds;
 import io.github.httppool.warmup.HttpPoolWarmer;
+import io.github.httppool.warmup.HttpPoolWarmer.RehearsalPlan;
 import io.github.httppool.warmup.KeepWarm;
 import io.github.httppool.warmup.PoolWarmup;
-import io.github.httppool.warmup.HttpPoolWarmer.RehearsalPlan;
 import io.github.httppool.warmup.WarmupRequest;
 import io.github.httppool.warmup.WarmupTarget;
+import org.apache.commons.logging.LogFactory;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
 import org.apache.hc.core5.http.HttpHost;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.BeanFactoryPostProcessor;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.http.client.HttpClientSettings;
 import org.springframework.boot.restclient.RestClientCustomizer;
 import org.springframework.context.annotation.Bean;
+import org.springframework.core.env.Environment;
 import org.springframework.web.client.RestClient;
 
 /**
  * Auto-configuration of the warm-up of the managed pools ({@code http.pool.warmup.*} for
  * the default client, {@code http.pool.clients.<name>.warmup.*} for named ones): a
  * rehearsal of the request path, once per JVM on a throw-away pool, started in the
- * background when the warm-up bean is created, right after the pools; an application
- * runner that waits for it, pre-opens connections and sends the warm-up requests asked
- * for before the application reports itself ready; and a lifecycle bean that keeps
- * {@code min-idle} connections warm.
+ * background as soon as the context's bean definitions are known, before any bean is
+ * created, and joined by a short leg on the application's own client when the warm-up's
+ * bean is created; an application runner that waits for it, pre-opens connections and
+ * sends the warm-up requests asked for before the application reports itself ready; and
+ * a lifecycle bean that keeps {@code min-idle} connections warm.
  *
  * @since 0.1.0
  */
@@ -55,40 +62,87 @@ import org.springframework.web.client.RestClient;
 public final class HttpPoolWarmupAutoConfiguration {
 
 	@Bean
+	static BeanFactoryPostProcessor httpPoolEarlyRehearsal(Environment environment) {
+		return (beanFactory) -> {
+			if (Boolean.getBoolean("spring.aot.processing")) {
+				return;
+			}
+			try {
+				Collection<HttpPoolClientProperties> clients = HttpPoolClients
+					.bindUnchecked(Binder.get(environment).bindOrCreate("http.pool", HttpPoolProperties.class),
+							environment)
+					.values();
+				RehearsalPlan plan = plan(clients);
+				if (plan != null) {
+					HttpPoolWarmer.rehearseEarly(plan, budget(clients),
+							new RehearsalClients(HttpClientSettings.defaults(), List.of()));
+				}
+			}
+			catch (RuntimeException ex) {
+				LogFactory.getLog(HttpPoolWarmupAutoConfiguration.class)
+					.debug("HTTP pools: the rehearsal starts with the warm-up instead of early", ex);
+			}
+		};
+	}
+
+	@Bean
 	@ConditionalOnMissingBean
 	HttpPoolWarmer httpPoolWarmer(HttpPoolClients httpPoolClients, HttpPools httpPools,
 			PooledRestClients pooledRestClients, ObjectProvider<HttpClientSettings> httpClientSettings,
 			ObjectProvider<RestClientCustomizer> restClientCustomizers) {
 		List<PoolWarmup> warmups = new ArrayList<>();
-		Duration budget = null;
-		int requests = 0;
-		Set<Class<?>> types = new LinkedHashSet<>();
-		boolean tls = false;
+		List<HttpPoolClientProperties> pooled = new ArrayList<>();
 		for (String name : httpPoolClients.names()) {
 			ResolvedClient client = httpPoolClients.client(name);
 			HttpPool pool = httpPools.get(name);
-			HttpPoolClientProperties.Warmup warmup = client.properties().getWarmup();
-			if (pool != null && warmup.isEnabled()) {
-				warmups.add(warmup(client, pool, pooledRestClients));
-				budget = (budget == null || warmup.getBudget().compareTo(budget) > 0) ? warmup.getBudget() : budget;
-				if (warmup.getRehearsal().isEnabled()) {
-					requests = Math.max(requests, warmup.getRehearsal().getRequests());
-					types.addAll(warmup.getRehearsal().getTypes());
-					tls |= callsHttps(client.properties());
+			if (pool != null) {
+				pooled.add(client.properties());
+				if (client.properties().getWarmup().isEnabled()) {
+					warmups.add(warmup(client, pool, pooledRestClients));
 				}
 			}
 		}
-		budget = (budget != null) ? Milliseconds.roundUp(budget) : Duration.ofSeconds(5);
-		RehearsalPlan plan = (requests > 0) ? new RehearsalPlan(requests, List.copyOf(types), tls) : null;
 		RehearsalClients clients = new RehearsalClients(httpClientSettings.getIfAvailable(HttpClientSettings::defaults),
 				restClientCustomizers.orderedStream().toList());
-		return new HttpPoolWarmer(warmups, budget, plan, clients);
+		return new HttpPoolWarmer(warmups, budget(pooled), plan(pooled), clients);
 	}
 
 	@Bean
 	@ConditionalOnMissingBean
 	KeepWarm httpPoolKeepWarm(HttpPoolWarmer httpPoolWarmer) {
 		return new KeepWarm(httpPoolWarmer);
+	}
+
+	/**
+	 * Return the budget of the whole warm-up: the largest of the clients' budgets.
+	 */
+	private static Duration budget(Collection<HttpPoolClientProperties> clients) {
+		return Milliseconds.roundUp(clients.stream()
+			.map(HttpPoolClientProperties::getWarmup)
+			.filter(HttpPoolClientProperties.Warmup::isEnabled)
+			.map(HttpPoolClientProperties.Warmup::getBudget)
+			.max(Duration::compareTo)
+			.orElse(Duration.ofSeconds(5)));
+	}
+
+	/**
+	 * Return what the rehearsal covers for all clients together, or {@code null} if no
+	 * client rehearses: the most requests any client asks for, every client's types, and
+	 * TLS when some client calls HTTPS upstreams.
+	 */
+	private static @Nullable RehearsalPlan plan(Collection<HttpPoolClientProperties> clients) {
+		int requests = 0;
+		Set<Class<?>> types = new LinkedHashSet<>();
+		boolean tls = false;
+		for (HttpPoolClientProperties client : clients) {
+			HttpPoolClientProperties.Warmup warmup = client.getWarmup();
+			if (warmup.isEnabled() && warmup.getRehearsal().isEnabled()) {
+				requests = Math.max(requests, warmup.getRehearsal().getRequests());
+				types.addAll(warmup.getRehearsal().getTypes());
+				tls |= callsHttps(client);
+			}
+		}
+		return (requests > 0) ? new RehearsalPlan(requests, List.copyOf(types), tls) : null;
 	}
 
 	private static PoolWarmup warmup(ResolvedClient client, HttpPool pool, PooledRestClients pooledRestClients) {
