@@ -21,7 +21,7 @@ import org.jspecify.annotations.Nullable;
  * a plan, since the code it loads and compiles is the same for every client and every
  * application context (a test suite's next context finds it done). It runs against a
  * {@link RehearsalServer}, over HTTP, then over TLS if planned, and stops one budget
- * after it started, or earlier when the warm-up stops waiting for it.
+ * after it started (or was joined), or earlier when the warm-up stops waiting for it.
  * <p>
  * Started early, before the application's beans exist, it runs on a client with Spring's
  * default message converters; the warm-up then joins it with a short leg on a client
@@ -64,17 +64,19 @@ final class RehearsalRun {
 
 	/**
 	 * Start the plan's rehearsal with the application's client unless this JVM has run
-	 * it already; join one started early.
+	 * it already; join one started early, which then stops one budget after it was
+	 * joined at the latest.
 	 */
 	static RehearsalRun start(RehearsalPlan plan, Duration budget, RehearsalClientFactory clients) {
 		RehearsalRun run = runs.computeIfAbsent(plan.key(), (key) -> new RehearsalRun(plan, budget, clients, false));
-		run.join(clients);
+		run.join(clients, budget);
 		return run;
 	}
 
-	private synchronized void join(RehearsalClientFactory clients) {
+	private synchronized void join(RehearsalClientFactory clients, Duration budget) {
 		if (this.early && !this.joined) {
 			this.joined = true;
+			this.deadline.set(System.nanoTime() + budget.toNanos());
 			int requests = Math.min(this.plan.requests(), 10 * (3 + this.plan.types().size()));
 			this.outcome = this.outcome.thenCompose((first) -> (first.failure() != null)
 					? CompletableFuture.completedFuture(first)
