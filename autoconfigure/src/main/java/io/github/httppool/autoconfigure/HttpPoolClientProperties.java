@@ -635,10 +635,9 @@ public class HttpPoolClientProperties {
 
 			/**
 			 * Application types (request and response bodies of the client's calls) that
-			 * the rehearsal writes as JSON and reads back, so that their JSON serializers
-			 * and deserializers are built and compiled before the first real call. A
-			 * sample of each type is made from its record components or bean properties.
-			 * Needs Jackson.
+			 * the rehearsal reads from an empty JSON document, and writes and reads back
+			 * when that makes an instance, so that their JSON deserializers and serializers
+			 * are built and compiled before the first real call. Needs Jackson.
 			 */
 			private List<Class<?>> types = new ArrayList<>();
 

@@ -245,7 +245,7 @@ final class HttpPoolPropertiesValidator {
 					"or set " + this.prefix + "warmup.enabled=false to turn the warm-up off");
 			if (warmup.getRehearsal().isEnabled() && warmup.getRehearsal().getRequests() < 1) {
 				reject("warmup.rehearsal.requests", warmup.getRehearsal().getRequests(), "must be at least 1, such as"
-						+ " 300; or set " + this.prefix + "warmup.rehearsal.enabled=false to turn the rehearsal off");
+						+ " 100 (the default); or set " + this.prefix + "warmup.rehearsal.enabled=false to turn the rehearsal off");
 			}
 		}
 		// Targets are checked even while the warm-up is off, so that turning it on finds no typo.

@@ -14,7 +14,6 @@ import io.micrometer.observation.ObservationRegistry;
 import org.apache.hc.client5.http.ssl.DefaultClientTlsStrategy;
 import org.apache.hc.client5.http.ssl.HostnameVerificationPolicy;
 import org.apache.hc.client5.http.ssl.NoopHostnameVerifier;
-import org.apache.hc.client5.http.ssl.TlsSocketStrategy;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.http.client.HttpClientSettings;
@@ -25,20 +24,16 @@ import org.springframework.web.client.RestClient;
 /**
  * Creates the rehearsal's throw-away clients the way the managed clients are made (the
  * same mapping of properties onto HttpClient, connection monitor, request factory and
- * Spring Boot's {@link RestClientCustomizer customizers}, so message conversion uses the
- * application's JSON mapper), on a pool with default settings that is registered
- * nowhere: no meter, health contributor or actuator endpoint sees it. Its observations
- * go to a registry of its own (recorded as timers in a meter registry of its own when
- * Micrometer's meters are on the class path), never to the application's, and neither
- * the application's {@code RestClient.Builder} nor its pool customizers are used.
+ * Spring Boot's {@link RestClientCustomizer customizers}), on a pool with default settings
+ * registered nowhere: no meter, health contributor or actuator endpoint sees it. Its
+ * observations go to a registry of its own (recorded as timers in a meter registry of its
+ * own when Micrometer's meters are present), never to the application's.
  *
  * @since 0.1.0
  */
 public final class RehearsalClients implements RehearsalClientFactory {
 
-	private static final String NAME = "warmup-rehearsal";
-
-	private static final boolean MICROMETER_CORE_PRESENT = ClassUtils.isPresent(
+	private static final boolean METERS_PRESENT = ClassUtils.isPresent(
 			"io.micrometer.core.instrument.observation.DefaultMeterObservationHandler",
 			RehearsalClients.class.getClassLoader());
 
@@ -60,40 +55,27 @@ public final class RehearsalClients implements RehearsalClientFactory {
 	public Client create(@Nullable SSLContext tls) {
 		HttpPoolClientProperties properties = new HttpPoolClientProperties();
 		properties.getEviction().setEnabled(false);
-		ResolvedClient client = new ResolvedClient(NAME, properties, this.baseline, null);
+		ResolvedClient client = new ResolvedClient("warmup-rehearsal", properties, this.baseline, null);
 		HttpPoolFactory factory = new HttpPoolFactory(this.baseline, null, HttpPoolBuilderCustomizers.NONE);
-		TlsSocketStrategy tlsStrategy = (tls != null)
+		HttpPool pool = factory.create(client.name(), client, (tls != null)
 				? new DefaultClientTlsStrategy(tls, HostnameVerificationPolicy.CLIENT, NoopHostnameVerifier.INSTANCE)
-				: null;
-		HttpPool pool = factory.create(NAME, client, tlsStrategy, this.baseline.inetAddressFilter());
+				: null, this.baseline.inetAddressFilter());
 		HttpPools pools = new HttpPools();
 		pools.register(pool);
+		ObservationRegistry observations = ObservationRegistry.create();
+		observations.observationConfig()
+			.observationHandler(METERS_PRESENT ? ThrowAwayMeters.handler() : (ObservationHandler<?>) (context) -> true);
 		RestClient.Builder builder = RestClient.builder();
 		this.customizers.forEach((customizer) -> customizer.customize(builder));
 		builder.requestFactory(factory.requestFactoryBuilder(pool, client, pools).build(this.baseline))
-			.observationRegistry(observationRegistry());
+			.observationRegistry(observations);
 		return new Client(builder.build(), pools);
 	}
 
 	/**
-	 * A registry of the rehearsal's own, so that the observation code runs without
-	 * reaching the application's meters, traces or logs; with Micrometer's meters on the
-	 * class path, its timers are recorded too, in a registry of the rehearsal's own.
-	 */
-	private static ObservationRegistry observationRegistry() {
-		ObservationRegistry registry = ObservationRegistry.create();
-		if (MICROMETER_CORE_PRESENT) {
-			registry.observationConfig().observationHandler(ThrowAwayMeters.handler());
-		}
-		else {
-			registry.observationConfig().observationHandler((ObservationHandler<?>) (context) -> true);
-		}
-		return registry;
-	}
-
-	/**
 	 * Meters of the rehearsal's own, so that recording {@code http.client.requests} is
-	 * compiled before the first real call.
+	 * compiled before the first real call; apart so that Micrometer's meters load only
+	 * when present.
 	 */
 	private static final class ThrowAwayMeters {
 

@@ -1,8 +1,12 @@
 package io.github.httppool.warmup;
 
+import java.time.Duration;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+
 /**
- * Describes failures in one line for a log or a report: the exception's type and
- * message, and its root cause when that adds something.
+ * Describes failures in one line: the exception's type and message, and its root cause
+ * when that adds something.
  */
 final class Failures {
 
@@ -11,8 +15,7 @@ final class Failures {
 
 	static String describe(Throwable failure) {
 		Throwable top = failure;
-		while ((top instanceof java.util.concurrent.CompletionException
-				|| top instanceof java.util.concurrent.ExecutionException) && top.getCause() != null) {
+		while ((top instanceof CompletionException || top instanceof ExecutionException) && top.getCause() != null) {
 			top = top.getCause();
 		}
 		Throwable root = top;
@@ -20,16 +23,14 @@ final class Failures {
 			root = root.getCause();
 		}
 		String description = text(top);
-		if (root != top && root.getMessage() != null && !description.contains(root.getMessage())) {
-			description += " (caused by " + text(root) + ")";
-		}
-		return description;
+		return (root != top && root.getMessage() != null && !description.contains(root.getMessage()))
+				? description + " (caused by " + text(root) + ")" : description;
 	}
 
 	/**
 	 * Format a duration the way it is configured: {@code 5s}, {@code 700ms}.
 	 */
-	static String format(java.time.Duration duration) {
+	static String format(Duration duration) {
 		long millis = duration.toMillis();
 		return (millis % 1000 == 0) ? (millis / 1000) + "s" : millis + "ms";
 	}

@@ -1,23 +1,27 @@
 package io.github.httppool.warmup;
 
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 
 import io.github.httppool.pool.DaemonScheduler;
+import io.github.httppool.pool.ServerKeepAlives;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.apache.hc.client5.http.HttpRoute;
+import org.apache.hc.core5.http.HttpException;
+import org.apache.hc.core5.pool.PoolStats;
 
 import org.springframework.context.SmartLifecycle;
 
 /**
  * Keeps {@code min-idle} idle connections open to every target that asks for it, across
- * idle periods, on one daemon thread named {@value #THREAD_NAME}: every
- * {@code keep-warm.interval} it checks the idle connections the way a request's lease
- * does and re-opens the ones the server, the evictor or the time to live closed, without
- * sending requests (see {@link PoolWarmup#keepWarm()}).
- * <p>
- * It stops first on shutdown, before the web server's graceful shutdown, so that no
- * connection is opened while the application shuts down.
+ * idle periods and without requests, on one daemon thread named {@value #THREAD_NAME},
+ * every {@code keep-warm.interval}. It stops first on shutdown, so that no connection is
+ * opened while the application shuts down.
  *
  * @since 0.1.0
  */
@@ -36,28 +40,22 @@ public final class KeepWarm implements SmartLifecycle {
 
 	/**
 	 * Create a new instance.
-	 * @param warmups the warm-ups whose targets with {@code min-idle} are kept warm
+	 * @param warmer the warm-up whose targets with {@code min-idle} are kept warm
 	 */
-	public KeepWarm(PoolWarmups warmups) {
-		this.warmups = warmups.all().stream().filter(PoolWarmup::hasKeepWarm).toList();
+	public KeepWarm(HttpPoolWarmer warmer) {
+		this.warmups = warmer.warmups()
+			.stream()
+			.filter((warmup) -> warmup.targets().stream().anyMatch((target) -> target.minIdle() > 0))
+			.toList();
 	}
 
 	@Override
 	public void start() {
-		if (!this.scheduler.start()) {
-			return;
-		}
-		for (PoolWarmup warmup : this.warmups) {
-			this.scheduler.scheduleWithFixedDelay(() -> keepWarm(warmup), warmup.settings().keepWarmInterval());
-		}
-	}
-
-	private void keepWarm(PoolWarmup warmup) {
-		try {
-			warmup.keepWarm();
-		}
-		catch (RuntimeException ex) {
-			logger.warn("HTTP pool '" + warmup.name() + "': keep-warm failed: " + ex);
+		if (this.scheduler.start()) {
+			for (PoolWarmup warmup : this.warmups) {
+				TopUp topUp = new TopUp(warmup.preOpener(), warmup.pool().serverKeepAlives());
+				this.scheduler.scheduleWithFixedDelay(() -> keepWarm(warmup, topUp), warmup.settings().keepWarmInterval());
+			}
 		}
 	}
 
@@ -69,6 +67,114 @@ public final class KeepWarm implements SmartLifecycle {
 	@Override
 	public boolean isRunning() {
 		return this.scheduler.isRunning();
+	}
+
+	/**
+	 * Top every target of a pool up, unless the pool's warm-up runs.
+	 */
+	private static void keepWarm(PoolWarmup warmup, TopUp topUp) {
+		if (warmup.pool().isClosed() || !warmup.lock().tryLock()) {
+			return;
+		}
+		try {
+			Duration interval = warmup.settings().keepWarmInterval();
+			long deadline = System.nanoTime() + Math.max(interval.toNanos(), TimeUnit.SECONDS.toNanos(1));
+			for (WarmupTarget target : warmup.targets()) {
+				if (target.minIdle() > 0) {
+					ConnectionPreOpener.Result result;
+					try {
+						result = topUp.topUp(target, deadline, interval);
+					}
+					catch (HttpException | RuntimeException ex) {
+						result = ConnectionPreOpener.Result.failed(target.minIdle(), ex);
+					}
+					topUp.record(warmup.name(), target, result);
+				}
+			}
+		}
+		finally {
+			warmup.lock().unlock();
+		}
+	}
+
+	/**
+	 * Tops a target's idle connections up to {@code min-idle} when no request uses its
+	 * route, connecting on the calling thread. When the route's server announced a
+	 * keep-alive timeout, the idle connections are never touched (that would extend their
+	 * keep-alive past the server's idle timer): all are replaced by fresh ones when some
+	 * are missing or would expire before the next check. Otherwise they are leased,
+	 * which runs HttpClient's checks on them, the missing ones are opened, and all are
+	 * released with the target's keep-alive.
+	 */
+	static final class TopUp {
+
+		private final ConnectionPreOpener preOpener;
+
+		private final ServerKeepAlives serverKeepAlives;
+
+		private final Map<HttpRoute, Long> renewedAt = new ConcurrentHashMap<>();
+
+		private final Map<WarmupTarget, String> failures = new HashMap<>();
+
+		TopUp(ConnectionPreOpener preOpener, ServerKeepAlives serverKeepAlives) {
+			this.preOpener = preOpener;
+			this.serverKeepAlives = serverKeepAlives;
+		}
+
+		ConnectionPreOpener.Result topUp(WarmupTarget target, long deadlineNanos, Duration interval)
+				throws HttpException {
+			int minIdle = target.minIdle();
+			HttpRoute route = this.preOpener.route(target.url());
+			PoolStats stats = this.preOpener.stats(route);
+			if (stats != null && stats.getLeased() > 0) {
+				return new ConnectionPreOpener.Result(new ConnectionPreOpener.Tally(minIdle, 0, 0, 0, minIdle),
+						"requests are using " + target.displayName(), null, Duration.ZERO);
+			}
+			ServerKeepAlives.Announcement announced = this.serverKeepAlives.get(route.getTargetHost());
+			if (announced == null) {
+				return this.preOpener.start(target, minIdle, deadlineNanos, Runnable::run, target.keepAlive(), false)
+					.await(deadlineNanos);
+			}
+			long keepAliveNanos = Math.min(target.keepAlive().toNanos(), announced.keepAlive().toNanos());
+			long now = System.nanoTime();
+			Long renewed = this.renewedAt.get(route);
+			long lastUse = (renewed != null && renewed - announced.lastResponseNanos() > 0) ? renewed
+					: announced.lastResponseNanos();
+			if (stats != null && stats.getAvailable() >= minIdle && now - lastUse + interval.toNanos() < keepAliveNanos) {
+				return new ConnectionPreOpener.Result(new ConnectionPreOpener.Tally(minIdle, minIdle, 0, 0, 0), null,
+						null, Duration.ZERO);
+			}
+			this.renewedAt.put(route, now);
+			return this.preOpener.start(target, minIdle, deadlineNanos, Runnable::run, Duration.ofNanos(keepAliveNanos),
+					true)
+				.await(deadlineNanos);
+		}
+
+		/**
+		 * Log what a top-up did: a target that cannot be re-opened is a WARN once and an
+		 * INFO when it recovers.
+		 */
+		void record(String pool, WarmupTarget target, ConnectionPreOpener.Result result) {
+			String prefix = "HTTP pool '" + pool + "': keep-warm ";
+			if (result.skipped() != null) {
+				logger.debug(prefix + "skipped " + target.displayName() + ": " + result.skipped());
+				return;
+			}
+			String failure = (result.failure() != null) ? Failures.describe(result.failure()) : null;
+			String previous = (failure != null) ? this.failures.put(target, failure) : this.failures.remove(target);
+			if (failure != null && previous == null) {
+				logger.warn(prefix + "could not re-open connections to " + target.displayName() + ": " + failure
+						+ "; it keeps trying in the background");
+			}
+			else if (failure == null && previous != null) {
+				logger.info(prefix + "re-opened connections to " + target.displayName() + " again");
+			}
+			else if (result.tally().opened() > 0) {
+				logger.debug(prefix + "re-opened " + result.tally().opened() + " idle connection(s) to "
+						+ target.displayName() + " in " + result.elapsed().toMillis() + " ms");
+			}
+		}
+
 	}
 
 }

@@ -1,6 +1,7 @@
 package io.github.httppool.warmup;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.function.LongSupplier;
 
@@ -15,24 +16,19 @@ import org.springframework.web.client.RestClient;
 import org.springframework.web.client.RestClientException;
 
 /**
- * Sends a client's rehearsal requests to a {@link RehearsalEndpoint}: the same
- * {@link RestClient} as real calls (Spring Boot's customizations, message conversion,
- * JSON when Jackson is present, observations), the same HttpClient execution chain and
- * the same pool, so classes are loaded and hot methods compiled before the first real
- * request. Requests cycle through a JSON {@code GET}, a JSON {@code POST}, a text
- * {@code GET} and a JSON round trip of each application type (a sample of it is posted
- * and read back from the echo), with URI templates; each carries the request attribute
- * {@value PoolWarmup#ATTRIBUTE} = {@value PoolWarmup#REHEARSAL}. Every other
- * connection's worth of requests goes through the same client without observations, as
- * the requests of an application without an {@link ObservationRegistry} do, so that both
- * observation paths are compiled.
+ * Sends rehearsal requests to a {@link RehearsalServer} through a {@link RestClient} made
+ * like the application's, so that the request path's classes are loaded and its hot
+ * methods compiled before the first real call. Requests cycle through a JSON {@code GET}
+ * read into a record, a JSON {@code POST}, a text {@code GET} and, for each application
+ * type, a read from an empty JSON document (then, once that made an instance, a write
+ * and a read back from the echo); each carries {@value PoolWarmup#ATTRIBUTE} =
+ * {@value PoolWarmup#REHEARSAL}. Every other connection's worth of requests goes through
+ * the client without observations, so that both observation paths are compiled. Without
+ * Jackson, or when the client cannot convert JSON, text requests replace the JSON ones.
  */
 final class Rehearsal {
 
 	private static final Log logger = LogFactory.getLog(Rehearsal.class);
-
-	private static final boolean JSON_PRESENT = isPresent("tools.jackson.databind.ObjectMapper")
-			|| isPresent("com.fasterxml.jackson.databind.ObjectMapper");
 
 	private static final Item ITEM = new Item(7, "rehearsal", 12.75, 3, true, List.of("warm", "up"),
 			new Detail("EUR", 0.125));
@@ -41,234 +37,129 @@ final class Rehearsal {
 
 	private final RestClient unobserved;
 
-	private RestClient client;
-
 	private final String baseUrl;
 
-	private final List<TypeSample> types;
+	private final List<Class<?>> types;
 
-	private boolean json = JSON_PRESENT;
+	private final @Nullable Object[] instances;
+
+	private boolean json = ClassUtils.isPresent("tools.jackson.databind.ObjectMapper", null)
+			|| ClassUtils.isPresent("com.fasterxml.jackson.databind.ObjectMapper", null);
 
 	Rehearsal(RestClient client, String baseUrl, List<Class<?>> types) {
 		this.observed = client;
 		this.unobserved = client.mutate().observationRegistry(ObservationRegistry.NOOP).build();
-		this.client = client;
-		this.baseUrl = baseUrl;
-		this.types = types.stream().map(TypeSample::new).toList();
+		this.baseUrl = baseUrl + RehearsalServer.PATH_PREFIX;
+		this.types = new ArrayList<>(types);
+		this.instances = new Object[types.size()];
 	}
 
 	/**
-	 * Send up to {@code requests} requests, stopping at the deadline, then one that
-	 * makes the endpoint close the connection, so that no rehearsal connection stays in
-	 * the pool.
-	 * @param requests the number of requests
-	 * @param deadlineNanos when to stop, as {@link System#nanoTime()}
-	 * @return the outcome
+	 * Send up to {@code requests} requests, stopping at a deadline read before each, then
+	 * one that makes the server close the connection, so that none stays in the pool.
 	 */
-	RehearsalOutcome run(int requests, long deadlineNanos) {
-		return run(requests, () -> deadlineNanos);
-	}
-
-	/**
-	 * Send up to {@code requests} requests, stopping at a deadline that may move, then
-	 * one that makes the endpoint close the connection.
-	 * @param requests the number of requests
-	 * @param deadlineNanos when to stop, as {@link System#nanoTime()}, read before every
-	 * request
-	 * @return the outcome
-	 */
-	RehearsalOutcome run(int requests, LongSupplier deadlineNanos) {
+	Outcome run(int requests, LongSupplier deadlineNanos) {
 		long start = System.nanoTime();
 		int completed = 0;
 		String failure = null;
 		try {
 			for (int i = 0; i < requests && deadlineNanos.getAsLong() - System.nanoTime() > 0; i++) {
-				step(i);
+				step(i, ((i / RehearsalServer.REQUESTS_PER_CONNECTION) % 2 == 0) ? this.observed : this.unobserved);
 				completed++;
 			}
 		}
 		catch (RuntimeException ex) {
 			failure = Failures.describe(ex);
 		}
-		finally {
-			closeConnection();
+		try {
+			get(this.observed, "close").retrieve().toBodilessEntity();
+		}
+		catch (RuntimeException ex) {
+			// the server is closed next anyway
 		}
 		String stopped = (failure == null && completed < requests) ? "stopped after " + completed + " of " + requests
 				+ " requests to stay within the warm-up budget" : null;
-		return new RehearsalOutcome(completed, Duration.ofNanos(System.nanoTime() - start), stopped, failure);
+		return new Outcome(completed, Duration.ofNanos(System.nanoTime() - start), stopped, failure);
 	}
 
-	private void step(int i) {
-		this.client = ((i / RehearsalEndpoint.REQUESTS_PER_CONNECTION) % 2 == 0) ? this.observed : this.unobserved;
+	private void step(int i, RestClient client) {
 		int step = i % (3 + this.types.size());
-		if (step >= 3) {
-			if (this.json) {
-				roundTrip(this.types.get(step - 3));
-				return;
-			}
-			step = 0;
-		}
-		switch (step) {
-			case 0 -> {
-				if (this.json && jsonStep(() -> getItem(i))) {
-					return;
-				}
-				getText("items/{id}", i);
-			}
-			case 1 -> {
-				if (this.json && jsonStep(this::postItem)) {
-					return;
-				}
-				postText();
-			}
-			default -> getText("text", i);
-		}
-	}
-
-	/**
-	 * Run a JSON step; if the client cannot convert JSON (no converter), rehearse text
-	 * from now on.
-	 */
-	private boolean jsonStep(Runnable step) {
-		try {
-			step.run();
-			return true;
-		}
-		catch (RestClientException ex) {
-			if (ex.getMessage() != null && ex.getMessage().contains("HttpMessageConverter")) {
-				this.json = false;
-				return false;
-			}
-			throw ex;
-		}
-	}
-
-	private void getItem(int i) {
-		this.client.get()
-			.uri(this.baseUrl + RehearsalEndpoint.PATH_PREFIX + "items/{id}", i)
-			.accept(MediaType.APPLICATION_JSON)
-			.attribute(PoolWarmup.ATTRIBUTE, PoolWarmup.REHEARSAL)
-			.retrieve()
-			.body(Item.class);
-	}
-
-	private void postItem() {
-		this.client.post()
-			.uri(this.baseUrl + RehearsalEndpoint.PATH_PREFIX + "items")
-			.contentType(MediaType.APPLICATION_JSON)
-			.accept(MediaType.APPLICATION_JSON)
-			.attribute(PoolWarmup.ATTRIBUTE, PoolWarmup.REHEARSAL)
-			.body(ITEM)
-			.retrieve()
-			.body(Item.class);
-	}
-
-	private void roundTrip(TypeSample type) {
-		if (type.failure != null) {
-			getText("text", 0);
+		if (step == 2 || !this.json) {
+			get(client, "text?i={i}", i).retrieve().toEntity(String.class);
 			return;
 		}
 		try {
-			if (type.sample != null) {
-				this.client.post()
-					.uri(this.baseUrl + RehearsalEndpoint.PATH_PREFIX + "items")
-					.contentType(MediaType.APPLICATION_JSON)
-					.accept(MediaType.APPLICATION_JSON)
-					.attribute(PoolWarmup.ATTRIBUTE, PoolWarmup.REHEARSAL)
-					.body(type.sample)
-					.retrieve()
-					.body(type.type);
+			if (step == 0) {
+				get(client, "items/{id}", i).accept(MediaType.APPLICATION_JSON).retrieve().body(Item.class);
+			}
+			else if (step == 1) {
+				post(client, ITEM, Item.class);
 			}
 			else {
-				this.client.get()
-					.uri(this.baseUrl + RehearsalEndpoint.PATH_PREFIX + "items/{id}", 0)
-					.accept(MediaType.APPLICATION_JSON)
-					.attribute(PoolWarmup.ATTRIBUTE, PoolWarmup.REHEARSAL)
-					.retrieve()
-					.body(type.type);
+				roundTrip(client, step - 3);
 			}
 		}
 		catch (RestClientException ex) {
-			type.failure = Failures.describe(ex);
-			logger.info("The rehearsal cannot send and read " + type.type.getName() + " as JSON (" + type.failure
-					+ "); its first real call will build its JSON serializers");
+			logger.debug("The rehearsal goes on without JSON", ex);
+			this.json = false;
 		}
-	}
-
-	private void getText(String path, int i) {
-		this.client.get()
-			.uri(this.baseUrl + RehearsalEndpoint.PATH_PREFIX + path, i)
-			.attribute(PoolWarmup.ATTRIBUTE, PoolWarmup.REHEARSAL)
-			.retrieve()
-			.toEntity(String.class);
-	}
-
-	private void postText() {
-		this.client.post()
-			.uri(this.baseUrl + RehearsalEndpoint.PATH_PREFIX + "text")
-			.contentType(MediaType.TEXT_PLAIN)
-			.attribute(PoolWarmup.ATTRIBUTE, PoolWarmup.REHEARSAL)
-			.body("rehearsal")
-			.retrieve()
-			.body(String.class);
-	}
-
-	private void closeConnection() {
-		try {
-			this.client.get()
-				.uri(this.baseUrl + RehearsalEndpoint.PATH_PREFIX + "close")
-				.attribute(PoolWarmup.ATTRIBUTE, PoolWarmup.REHEARSAL)
-				.retrieve()
-				.toBodilessEntity();
-		}
-		catch (RuntimeException ex) {
-			// the endpoint is closed next anyway
-		}
-	}
-
-	private static boolean isPresent(String className) {
-		return ClassUtils.isPresent(className, Rehearsal.class.getClassLoader());
 	}
 
 	/**
-	 * An application type of the rehearsal, with its sample.
+	 * Read an application type from an empty JSON document, which builds its JSON
+	 * deserializer even when the document makes no instance (a record with primitive
+	 * components, for one); once an instance was read, write it and read it back.
 	 */
-	private static final class TypeSample {
+	private void roundTrip(RestClient client, int index) {
+		Class<?> type = this.types.get(index);
+		Object instance = this.instances[index];
+		try {
+			this.instances[index] = (instance != null) ? post(client, instance, type)
+					: get(client, "types").accept(MediaType.APPLICATION_JSON).retrieve().body(type);
+		}
+		catch (RestClientException ex) {
+			logger.debug("The rehearsal read no instance of " + type.getName() + " from an empty document", ex);
+		}
+	}
 
-		private final Class<?> type;
+	private RestClient.RequestHeadersSpec<?> get(RestClient client, String path, Object... variables) {
+		return client.get().uri(this.baseUrl + path, variables).attribute(PoolWarmup.ATTRIBUTE, PoolWarmup.REHEARSAL);
+	}
 
-		private final @Nullable Object sample;
+	private <T> @Nullable T post(RestClient client, Object body, Class<T> type) {
+		return client.post()
+			.uri(this.baseUrl + "items")
+			.contentType(MediaType.APPLICATION_JSON)
+			.accept(MediaType.APPLICATION_JSON)
+			.attribute(PoolWarmup.ATTRIBUTE, PoolWarmup.REHEARSAL)
+			.body(body)
+			.retrieve()
+			.body(type);
+	}
 
-		private @Nullable String failure;
+	/**
+	 * What a rehearsal did: requests completed, how long it took, why it stopped early or
+	 * failed.
+	 */
+	record Outcome(int completed, Duration duration, @Nullable String skipped, @Nullable String failure) {
 
-		TypeSample(Class<?> type) {
-			this.type = type;
-			this.sample = RehearsalSamples.sample(type);
+		static final Outcome NONE = new Outcome(0, Duration.ZERO, null, null);
+
+		Outcome plus(String leg, Outcome next) {
+			return new Outcome(this.completed + next.completed, this.duration.plus(next.duration),
+					(next.skipped != null) ? leg + ": " + next.skipped : this.skipped,
+					(next.failure != null) ? leg + ": " + next.failure : this.failure);
 		}
 
 	}
 
 	/**
 	 * The JSON document of the rehearsal, with the value types DTOs commonly have.
-	 *
-	 * @param id an identifier
-	 * @param name a name
-	 * @param amount a decimal number
-	 * @param count a whole number
-	 * @param active a flag
-	 * @param tags some tags
-	 * @param detail a nested document
 	 */
 	record Item(long id, String name, double amount, int count, boolean active, List<String> tags, Detail detail) {
 
 	}
 
-	/**
-	 * A nested document.
-	 *
-	 * @param code a code
-	 * @param rate a decimal number
-	 */
 	record Detail(String code, double rate) {
 
 	}

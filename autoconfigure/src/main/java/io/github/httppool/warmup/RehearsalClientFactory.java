@@ -7,9 +7,8 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.web.client.RestClient;
 
 /**
- * Creates the throw-away clients the rehearsal sends its requests with: a
- * {@link RestClient} on a pool of its own, built by the same code as the application's
- * pools so that the same classes are loaded and compiled, but seen by no meter, health
+ * Creates the rehearsal's throw-away client: a {@link RestClient} on a pool of its own,
+ * built by the same code as the application's pools but seen by no meter, health
  * contributor or observation of the application.
  *
  * @since 0.1.0
@@ -18,9 +17,9 @@ import org.springframework.web.client.RestClient;
 public interface RehearsalClientFactory {
 
 	/**
-	 * Create a client on a new pool whose TLS connections use the given context.
-	 * @param tls the TLS context of the rehearsal's connections, which trusts only the
-	 * rehearsal's certificate, or {@code null} when TLS is not rehearsed
+	 * Create a client on a new pool.
+	 * @param tls the TLS context of its connections, which trusts only the rehearsal's
+	 * certificate, or {@code null} when TLS is not rehearsed
 	 * @return the client; closing it closes its pool
 	 * @throws Exception if the client cannot be created
 	 */
@@ -30,7 +29,7 @@ public interface RehearsalClientFactory {
 	 * A throw-away client and what to close with it.
 	 *
 	 * @param restClient the client
-	 * @param resources closed when the client is closed: its pool
+	 * @param resources closed with the client: its pool
 	 */
 	record Client(RestClient restClient, AutoCloseable resources) implements AutoCloseable {
 

@@ -1,7 +1,5 @@
 package io.github.httppool.warmup;
 
-import java.util.List;
-
 /**
  * Thrown at start-up when a pool's warm-up failed and its {@code warmup.fail-on-error}
  * is set: names the pool, every failed target and the cause.
@@ -32,14 +30,6 @@ public class WarmupFailedException extends IllegalStateException {
 	 */
 	public WarmupOutcome getOutcome() {
 		return this.outcome;
-	}
-
-	/**
-	 * Return the failures, each as {@code target: cause}.
-	 * @return the failures
-	 */
-	public List<String> getFailures() {
-		return this.outcome.failures();
 	}
 
 	/**

@@ -3,7 +3,6 @@ package io.github.httppool.warmup;
 import java.util.Locale;
 
 import org.springframework.http.HttpMethod;
-import org.springframework.util.Assert;
 
 /**
  * A real request sent to a warm-up target when the user asks for one, written
@@ -14,16 +13,6 @@ import org.springframework.util.Assert;
  * @since 0.1.0
  */
 public record WarmupRequest(String method, String path) {
-
-	/**
-	 * Create a new instance.
-	 * @param method the HTTP method, upper case
-	 * @param path the path, resolved against the target's URL
-	 */
-	public WarmupRequest {
-		Assert.hasText(method, "'method' must not be empty");
-		Assert.hasText(path, "'path' must not be empty");
-	}
 
 	/**
 	 * Parse {@code METHOD path}.
@@ -50,11 +39,7 @@ public record WarmupRequest(String method, String path) {
 		return new WarmupRequest(method, path);
 	}
 
-	/**
-	 * Return the method.
-	 * @return the Spring HTTP method
-	 */
-	public HttpMethod httpMethod() {
+	HttpMethod httpMethod() {
 		return HttpMethod.valueOf(this.method);
 	}
 

@@ -7,8 +7,8 @@ import org.springframework.aot.hint.RuntimeHints;
 import org.springframework.aot.hint.RuntimeHintsRegistrar;
 
 /**
- * Runtime hints for the warm-up's rehearsal: its JSON documents are written and read by
- * reflection (Jackson), so a native image needs their constructors, accessors and fields.
+ * Runtime hints for the warm-up's rehearsal: its JSON documents, written and read by
+ * reflection (Jackson), and its loopback TLS key store.
  * Types listed in {@code warmup.rehearsal.types} are the application's own and need the
  * application's hints.
  */
@@ -18,6 +18,7 @@ class WarmupRuntimeHints implements RuntimeHintsRegistrar {
 	public void registerHints(RuntimeHints hints, @Nullable ClassLoader classLoader) {
 		new BindingReflectionHintsRegistrar().registerReflectionHints(hints.reflection(), Rehearsal.Item.class,
 				Rehearsal.Detail.class);
+		hints.resources().registerPattern("io/github/httppool/warmup/rehearsal.p12");
 	}
 
 }

@@ -9,18 +9,15 @@ import java.util.Locale;
 import org.springframework.util.Assert;
 
 /**
- * An upstream a pool warms up: connections opened at start-up, idle connections kept
- * open in the background, and real requests sent only when asked for.
+ * An upstream a pool warms up.
  *
  * @param url the upstream's URL, without user information; its scheme, host and port
  * select the route
- * @param connections the number of connections to open at start-up
- * @param minIdle the number of idle connections to keep open in the background, zero
- * for none
+ * @param connections the connections to open at start-up
+ * @param minIdle the idle connections to keep open in the background, zero for none
  * @param requests real requests to send at the end of the warm-up
- * @param keepAlive how long a connection opened without a request may stay idle in the
- * pool, as the pool's keep-alive strategy would decide for a response without a
- * {@code Keep-Alive} header
+ * @param keepAlive how long a connection opened without a request may stay idle, as the
+ * pool's keep-alive strategy decides for a response without {@code Keep-Alive}
  * @since 0.1.0
  */
 public record WarmupTarget(URI url, int connections, int minIdle, List<WarmupRequest> requests,
@@ -29,8 +26,8 @@ public record WarmupTarget(URI url, int connections, int minIdle, List<WarmupReq
 	/**
 	 * Create a new instance.
 	 * @param url the upstream's URL
-	 * @param connections the number of connections to open at start-up
-	 * @param minIdle the number of idle connections to keep open, zero for none
+	 * @param connections the connections to open at start-up
+	 * @param minIdle the idle connections to keep open, zero for none
 	 * @param requests real requests to send at the end of the warm-up
 	 * @param keepAlive how long a connection opened without a request may stay idle
 	 */
@@ -43,59 +40,32 @@ public record WarmupTarget(URI url, int connections, int minIdle, List<WarmupReq
 	}
 
 	/**
-	 * Parse a target URL: an absolute {@code http} or {@code https} URL with a host.
-	 * User information is dropped, so that it never reaches a log.
+	 * Parse a target URL: an absolute {@code http} or {@code https} URL with a host; user
+	 * information is dropped, so that it never reaches a log.
 	 * @param text the URL
 	 * @return the URL without user information
 	 * @throws IllegalArgumentException with a message that says what is expected
 	 */
 	public static URI parseUrl(String text) {
-		URI uri;
+		String redacted = text.replaceFirst("://[^/@]*@", "://***@");
 		try {
-			uri = new URI(text.trim());
-		}
-		catch (URISyntaxException ex) {
-			throw new IllegalArgumentException("'" + redact(text) + "' is not a valid URL (" + ex.getReason()
-					+ "); write it as https://host[:port]");
-		}
-		String scheme = (uri.getScheme() != null) ? uri.getScheme().toLowerCase(Locale.ROOT) : null;
-		if (!"http".equals(scheme) && !"https".equals(scheme) || uri.getHost() == null) {
-			throw new IllegalArgumentException("'" + redact(text) + "' must be an http or https URL with a host,"
-					+ " such as https://partner.example.com");
-		}
-		try {
+			URI uri = new URI(text.trim());
+			String scheme = (uri.getScheme() != null) ? uri.getScheme().toLowerCase(Locale.ROOT) : null;
+			if (!"http".equals(scheme) && !"https".equals(scheme) || uri.getHost() == null) {
+				throw new IllegalArgumentException("'" + redacted + "' must be an http or https URL with a host,"
+						+ " such as https://partner.example.com");
+			}
 			return new URI(scheme, null, uri.getHost().toLowerCase(Locale.ROOT), uri.getPort(), uri.getPath(), null,
 					null);
 		}
 		catch (URISyntaxException ex) {
-			throw new IllegalArgumentException("'" + redact(text) + "' is not a valid URL (" + ex.getReason() + ")");
+			throw new IllegalArgumentException("'" + redacted + "' is not a valid URL (" + ex.getReason()
+					+ "); write it as https://host[:port]");
 		}
 	}
 
 	/**
-	 * Return the target as it is logged and reported: scheme, host and port, never user
-	 * information, path or query.
-	 * @return {@code scheme://host:port}
-	 */
-	public String displayName() {
-		return displayName(this.url);
-	}
-
-	/**
-	 * Return the URL of a real warm-up request.
-	 * @param request the request
-	 * @return the request's path resolved against the target's URL
-	 */
-	public URI resolve(WarmupRequest request) {
-		URI base = this.url;
-		if (base.getPath() == null || base.getPath().isEmpty()) {
-			base = base.resolve("/");
-		}
-		return base.resolve(request.path());
-	}
-
-	/**
-	 * Return a URL as it is logged and reported: scheme, host and port.
+	 * Return a URL as it is logged and reported: scheme, host and port only.
 	 * @param url an absolute http or https URL
 	 * @return {@code scheme://host:port}
 	 */
@@ -104,13 +74,13 @@ public record WarmupTarget(URI url, int connections, int minIdle, List<WarmupReq
 		return url.getScheme() + "://" + url.getHost() + ":" + port;
 	}
 
-	private static String redact(String text) {
-		int scheme = text.indexOf("://");
-		int at = text.indexOf('@');
-		if (scheme >= 0 && at > scheme) {
-			return text.substring(0, scheme + 3) + "***" + text.substring(at);
-		}
-		return text;
+	String displayName() {
+		return displayName(this.url);
+	}
+
+	URI resolve(WarmupRequest request) {
+		URI base = (this.url.getPath() == null || this.url.getPath().isEmpty()) ? this.url.resolve("/") : this.url;
+		return base.resolve(request.path());
 	}
 
 	@Override

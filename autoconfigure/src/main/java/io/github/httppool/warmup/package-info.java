@@ -1,6 +1,6 @@
 /**
  * Warm-up of the managed pools: a rehearsal of the request path, once per JVM, on a
- * throw-away pool against an in-process loopback endpoint; connections opened at
+ * throw-away pool against an in-process loopback server; connections opened at
  * start-up without requests; optional real warm-up requests; and keep-warm of idle
  * connections in the background.
  */

@@ -14,7 +14,6 @@ import io.github.httppool.testsupport.RecordingObservationHandler;
 import io.github.httppool.testsupport.TestTls;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
@@ -38,11 +37,6 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class WarmupLeavesNoTraceTests {
 
-	@BeforeEach
-	void runANewRehearsal() {
-		SharedRehearsal.forget();
-	}
-
 	@Test
 	void beforeTheFirstRequestThePoolsShowOnlyThePreOpenedConnections() {
 		try (LoopbackHttpServer secure = LoopbackHttpServer.https();
@@ -59,7 +53,8 @@ class WarmupLeavesNoTraceTests {
 			MeterRegistry meters = context.getBean(MeterRegistry.class);
 			List<String> observations = context.getBean(RecordingObservationHandler.class).names();
 			WarmupOutcome outcome = WarmupTestSupport.outcome(context, HttpPoolAutoConfiguration.DEFAULT_CLIENT);
-			assertThat(outcome.rehearsalRequests()).as("the rehearsal ran, over HTTP and TLS, then on the application's client")
+			assertThat(outcome.rehearsal().requests())
+				.as("the rehearsal ran, over HTTP and TLS, then on the application's client")
 				.isEqualTo(60 + 60 + 30);
 			secure.awaitOpenConnections(2, Duration.ofSeconds(2));
 			partner.awaitOpenConnections(1, Duration.ofSeconds(2));

@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
+import io.github.httppool.pool.ServerKeepAlives;
 import io.github.httppool.testsupport.LoopbackHttpServer;
 import org.apache.hc.client5.http.HttpRoute;
 import org.apache.hc.client5.http.impl.DefaultSchemePortResolver;
@@ -46,11 +47,10 @@ class WarmupLimitsTests {
 	@Test
 	void preOpeningNeverExceedsTheRoutesLimitNorWaitsForASlot() {
 		this.manager = manager(10, 2);
-		long start = System.nanoTime();
-		PreOpenResult result = preOpener().open(target(this.first, 5), 5, 0, deadline(), Runnable::run);
-		assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).isLessThan(1000);
-		assertThat(result.opened()).isEqualTo(2);
-		assertThat(result.notAttempted()).isEqualTo(3);
+		ConnectionPreOpener.Result result = open(preOpener(), target(this.first, 5));
+		assertThat(result.tally().opened()).isEqualTo(2);
+		assertThat(result.tally().notAttempted()).isEqualTo(3);
+		assertThat(this.manager.getTotalStats().getPending()).as("no lease waits for a slot").isZero();
 		this.first.await("2 accepted", () -> this.first.acceptedConnections() == 2, AWAIT);
 		assertThat(this.manager.getTotalStats().getAvailable()).isEqualTo(2);
 		assertThat(this.manager.getTotalStats().getLeased()).isZero();
@@ -60,29 +60,21 @@ class WarmupLimitsTests {
 	void preOpeningNeverClosesAnotherRoutesIdleConnectionToMakeRoom() {
 		this.manager = manager(3, 3);
 		ConnectionPreOpener preOpener = preOpener();
-		assertThat(preOpener.open(target(this.first, 2), 2, 0, deadline(), Runnable::run).opened()).isEqualTo(2);
-		PreOpenResult second = preOpener.open(target(this.second, 3), 3, 0, deadline(), Runnable::run);
-		assertThat(second.opened()).as("only the one free slot is used").isEqualTo(1);
+		assertThat(open(preOpener, target(this.first, 2)).tally().opened()).isEqualTo(2);
+		ConnectionPreOpener.Result second = open(preOpener, target(this.second, 3));
+		assertThat(second.tally().opened()).as("only the one free slot is used").isEqualTo(1);
 		this.first.awaitOpenConnections(2, AWAIT);
 		assertThat(this.first.closedByClient()).isZero();
 		assertThat(this.manager.getTotalStats().getAvailable()).isEqualTo(3);
 	}
 
 	@Test
-	void reservedSlotsAreLeftFree() {
-		this.manager = manager(3, 3);
-		PreOpenResult result = preOpener().open(target(this.first, 3), 3, 1, deadline(), Runnable::run);
-		assertThat(result.opened()).isEqualTo(2);
-		assertThat(preOpener().freeCapacity()).isEqualTo(1);
-	}
-
-	@Test
 	void idleConnectionsAlreadyOpenAreCountedAndNotDuplicated() {
 		this.manager = manager(10, 10);
-		preOpener().open(target(this.first, 2), 2, 0, deadline(), Runnable::run);
-		PreOpenResult again = preOpener().open(target(this.first, 3), 3, 0, deadline(), Runnable::run);
-		assertThat(again.alreadyOpen()).isEqualTo(2);
-		assertThat(again.opened()).isEqualTo(1);
+		open(preOpener(), target(this.first, 2));
+		ConnectionPreOpener.Result again = open(preOpener(), target(this.first, 3));
+		assertThat(again.tally().alreadyOpen()).isEqualTo(2);
+		assertThat(again.tally().opened()).isEqualTo(1);
 		this.first.await("3 accepted", () -> this.first.acceptedConnections() == 3, AWAIT);
 	}
 
@@ -93,13 +85,13 @@ class WarmupLimitsTests {
 				.setValidateAfterInactivity(org.apache.hc.core5.util.TimeValue.ofMilliseconds(50))
 				.build())
 			.build();
-		preOpener().open(target(this.first, 2), 2, 0, deadline(), Runnable::run);
+		open(preOpener(), target(this.first, 2));
 		this.first.idleTimeout(Duration.ofMillis(100));
 		this.first.awaitClosedByServer(2, Duration.ofSeconds(2));
 		Thread.sleep(100);
-		PreOpenResult again = preOpener().open(target(this.first, 2), 2, 0, deadline(), Runnable::run);
-		assertThat(again.alreadyOpen()).isZero();
-		assertThat(again.opened()).isEqualTo(2);
+		ConnectionPreOpener.Result again = open(preOpener(), target(this.first, 2));
+		assertThat(again.tally().alreadyOpen()).isZero();
+		assertThat(again.tally().opened()).isEqualTo(2);
 		this.first.await("4 accepted", () -> this.first.acceptedConnections() == 4, AWAIT);
 	}
 
@@ -110,18 +102,20 @@ class WarmupLimitsTests {
 		HttpRoute route = preOpener.route(URI.create(this.first.baseUrl()));
 		var inUse = this.manager.lease("request", route, org.apache.hc.core5.util.Timeout.ofSeconds(1), null)
 			.get(org.apache.hc.core5.util.Timeout.ofSeconds(1));
-		PreOpenResult result = preOpener.topUp(target(this.first, 2), 2, deadline(), java.time.Duration.ofSeconds(1));
+		KeepWarm.TopUp topUp = new KeepWarm.TopUp(preOpener, new ServerKeepAlives());
+		WarmupTarget target = new WarmupTarget(URI.create(this.first.baseUrl()), 2, 2, List.of(), Duration.ofSeconds(20));
+		ConnectionPreOpener.Result result = topUp.topUp(target, deadline(), Duration.ofSeconds(1));
 		assertThat(result.skipped()).contains("requests are using");
 		this.manager.release(inUse, null, org.apache.hc.core5.util.TimeValue.ZERO_MILLISECONDS);
-		assertThat(preOpener.topUp(target(this.first, 2), 2, deadline(), java.time.Duration.ofSeconds(1)).opened()).isEqualTo(2);
+		assertThat(topUp.topUp(target, deadline(), Duration.ofSeconds(1)).tally().opened()).isEqualTo(2);
 	}
 
 	@Test
 	void aRouteThroughAProxyIsNotPreOpened() {
 		this.manager = manager(10, 10);
-		ConnectionPreOpener preOpener = new ConnectionPreOpener("test", this.manager,
+		ConnectionPreOpener preOpener = new ConnectionPreOpener(this.manager,
 				new DefaultProxyRoutePlanner(new HttpHost("http", "127.0.0.1", this.second.port())));
-		PreOpenResult result = preOpener.open(target(this.first, 1), 1, 0, deadline(), Runnable::run);
+		ConnectionPreOpener.Result result = open(preOpener, target(this.first, 1));
 		assertThat(result.skipped()).contains("go through the proxy 127.0.0.1:" + this.second.port());
 		assertThat(this.second.acceptedConnections()).isZero();
 		assertThat(this.first.acceptedConnections()).isZero();
@@ -135,7 +129,13 @@ class WarmupLimitsTests {
 	}
 
 	private ConnectionPreOpener preOpener() {
-		return new ConnectionPreOpener("test", this.manager, new DefaultRoutePlanner(DefaultSchemePortResolver.INSTANCE));
+		return new ConnectionPreOpener(this.manager, new DefaultRoutePlanner(DefaultSchemePortResolver.INSTANCE));
+	}
+
+	private static ConnectionPreOpener.Result open(ConnectionPreOpener preOpener, WarmupTarget target) {
+		long deadline = deadline();
+		return preOpener.start(target, target.connections(), deadline, Runnable::run, target.keepAlive(), false)
+			.await(deadline);
 	}
 
 	private static PoolingHttpClientConnectionManager manager(int maxTotal, int maxPerRoute) {

@@ -39,7 +39,7 @@ class WarmupPropertiesValidationTests {
 			targets[0].requests[0]=HEAD https://x/      | http.pool.warmup.targets[0].requests[0] is invalid: 'HEAD https://x/' must be 'METHOD path' with a path relative to the target's URL
 			targets[1].url=https://A.example/other      | http.pool.warmup.targets[1].url names the same upstream (https://a.example:443) as http.pool.warmup.targets[0].url; merge the two targets
 			budget=0s                                   | http.pool.warmup.budget must be a positive duration such as 5s
-			rehearsal.requests=0                        | http.pool.warmup.rehearsal.requests must be at least 1, such as 300; or set http.pool.warmup.rehearsal.enabled=false
+			rehearsal.requests=0                        | http.pool.warmup.rehearsal.requests must be at least 1, such as 100 (the default); or set http.pool.warmup.rehearsal.enabled=false
 			""")
 	void invalidWarmupSettingFailsStartupNamingThePropertyAndTheFix(String setting, String expected) {
 		this.contextRunner
@@ -113,12 +113,12 @@ class WarmupPropertiesValidationTests {
 		this.contextRunner
 			.withPropertyValues("http.pool.validate-after-inactivity=3s", "http.pool.warmup.targets[0].url=https://a.example",
 					"http.pool.warmup.targets[0].min-idle=1")
-			.run((context) -> assertThat(context.getBean(PoolWarmups.class).all().get(0).settings().keepWarmInterval())
+			.run((context) -> assertThat(context.getBean(HttpPoolWarmer.class).warmups().get(0).settings().keepWarmInterval())
 				.isEqualTo(java.time.Duration.ofSeconds(3)));
 		this.contextRunner
 			.withPropertyValues("http.pool.validate-after-inactivity=0s", "http.pool.warmup.targets[0].url=https://a.example",
 					"http.pool.warmup.targets[0].min-idle=1")
-			.run((context) -> assertThat(context.getBean(PoolWarmups.class).all().get(0).settings().keepWarmInterval())
+			.run((context) -> assertThat(context.getBean(HttpPoolWarmer.class).warmups().get(0).settings().keepWarmInterval())
 				.isEqualTo(java.time.Duration.ofSeconds(1)));
 	}
 
@@ -142,7 +142,7 @@ class WarmupPropertiesValidationTests {
 					"http.pool.warmup.targets[0].requests[0]=HEAD /health")
 			.run((context) -> {
 				assertThat(context).hasNotFailed();
-				PoolWarmup warmup = context.getBean(PoolWarmups.class).get(HttpPoolAutoConfiguration.DEFAULT_CLIENT);
+				PoolWarmup warmup = context.getBean(HttpPoolWarmer.class).warmups().get(0);
 				assertThat(warmup).isNotNull();
 				WarmupTarget target = warmup.targets().get(0);
 				assertThat(target.displayName()).isEqualTo("https://a.example:8443");

@@ -41,8 +41,8 @@ class WarmupReadinessTests {
 				.set(event.getApplicationContext()))
 			.listeners((ApplicationListener<ApplicationReadyEvent>) (event) -> outcomeWhenReady
 				.set(event.getApplicationContext()
-					.getBean(WarmupOutcomes.class)
-					.get(HttpPoolAutoConfiguration.DEFAULT_CLIENT)));
+					.getBean(HttpPoolWarmer.class)
+					.outcome(HttpPoolAutoConfiguration.DEFAULT_CLIENT)));
 		// The real warm-up request is answered after 1.5 s: the warm-up is running meanwhile.
 		String[] arguments = WarmupTestSupport.arguments("http.pool.warmup.targets[0].url=" + this.server.baseUrl(),
 				"http.pool.warmup.targets[0].requests[0]=GET /slow?delayMs=1500",

@@ -31,4 +31,12 @@ class WarmupRuntimeHintsTests {
 		assertThat(RuntimeHintsPredicates.reflection().onType(Rehearsal.Detail.class)).accepts(hints);
 	}
 
+	@Test
+	void theRehearsalsLoopbackKeyStoreIsInTheImage() {
+		RuntimeHints hints = new RuntimeHints();
+		new WarmupRuntimeHints().registerHints(hints, getClass().getClassLoader());
+		assertThat(RuntimeHintsPredicates.resource().forResource("io/github/httppool/warmup/rehearsal.p12"))
+			.accepts(hints);
+	}
+
 }

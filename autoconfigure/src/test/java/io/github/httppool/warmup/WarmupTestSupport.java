@@ -65,7 +65,7 @@ final class WarmupTestSupport {
 	}
 
 	static WarmupOutcome outcome(ApplicationContext context, String name) {
-		WarmupOutcome outcome = context.getBean(WarmupOutcomes.class).get(name);
+		WarmupOutcome outcome = context.getBean(HttpPoolWarmer.class).outcome(name);
 		if (outcome == null) {
 			throw new AssertionError("No warm-up outcome for " + name);
 		}

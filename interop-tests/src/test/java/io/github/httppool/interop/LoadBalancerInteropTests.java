@@ -7,8 +7,8 @@ import io.github.httppool.interop.recipes.LoadBalancedClientsOnAPool;
 import io.github.httppool.pool.HttpPool;
 import io.github.httppool.testsupport.LoopbackHttpServer;
 import io.github.httppool.testsupport.LoopbackHttpServer.RecordedRequest;
+import io.github.httppool.warmup.HttpPoolWarmer;
 import io.github.httppool.warmup.WarmupOutcome;
-import io.github.httppool.warmup.WarmupOutcomes;
 import org.apache.hc.client5.http.HttpRoute;
 import org.apache.hc.core5.http.HttpHost;
 import org.junit.jupiter.api.AfterEach;
@@ -81,9 +81,9 @@ class LoadBalancerInteropTests {
 	@Test
 	void theWarmUpRehearsalOfEveryPoolSucceedsBesideALoadBalancedBuilderBean() {
 		try (ConfigurableApplicationContext context = run(LoadBalancedBuilderApplication.class)) {
-			WarmupOutcomes outcomes = context.getBean(WarmupOutcomes.class);
+			HttpPoolWarmer warmer = context.getBean(HttpPoolWarmer.class);
 			for (String client : List.of("default", "partner", "orders")) {
-				WarmupOutcome outcome = outcomes.get(client);
+				WarmupOutcome outcome = warmer.outcome(client);
 				assertThat(outcome).as(client).isNotNull();
 				assertThat(outcome.failures()).as(client).isEmpty();
 			}

@@ -18,7 +18,7 @@ class WarmupFailureAnalyzer extends AbstractFailureAnalyzer<WarmupFailedExceptio
 			.append("' failed and ")
 			.append(cause.getProperty())
 			.append(" is true:\n");
-		cause.getFailures().forEach((failure) -> description.append("\n    ").append(failure));
+		cause.getOutcome().failures().forEach((failure) -> description.append("\n    ").append(failure));
 		String action = "Make the target reachable (check its URL, DNS, the network and TLS trust), or set "
 				+ cause.getProperty() + "=false to start without a warm connection.";
 		return new FailureAnalysis(description.toString(), action, cause);

@@ -1,0 +1,119 @@
+package io.github.httppool.warmup;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetAddress;
+import java.net.SocketAddress;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManagerFactory;
+
+import org.apache.hc.core5.http.ClassicHttpRequest;
+import org.apache.hc.core5.http.ClassicHttpResponse;
+import org.apache.hc.core5.http.ContentType;
+import org.apache.hc.core5.http.impl.bootstrap.HttpServer;
+import org.apache.hc.core5.http.impl.bootstrap.ServerBootstrap;
+import org.apache.hc.core5.http.io.entity.ByteArrayEntity;
+import org.apache.hc.core5.http.io.entity.EntityUtils;
+import org.apache.hc.core5.http.io.entity.StringEntity;
+import org.apache.hc.core5.http.protocol.HttpContext;
+import org.apache.hc.core5.http.protocol.HttpCoreContext;
+import org.apache.hc.core5.io.CloseMode;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The rehearsal's upstream: HttpCore's classic HTTP/1.1 server on {@code 127.0.0.1},
+ * over TLS when given an {@link SSLContext}, closed right after the rehearsal.
+ * {@value #PATH_PREFIX}{@code items} answers JSON (echoing a body sent), {@code types}
+ * an empty JSON object, anything else plain text; responses carry
+ * {@code Keep-Alive: timeout=5}, and every {@value #REQUESTS_PER_CONNECTION}th one, or
+ * one to {@code close}, closes the connection, so opening connections is rehearsed too.
+ */
+final class RehearsalServer implements AutoCloseable {
+
+	static final String PATH_PREFIX = "/http-pool-warmup/";
+
+	static final int REQUESTS_PER_CONNECTION = 50;
+
+	private static final String ITEM = "{\"id\":42,\"name\":\"rehearsal\",\"amount\":1234.5,\"count\":3,"
+			+ "\"active\":true,\"tags\":[\"warm\",\"up\"],\"detail\":{\"code\":\"EUR\",\"rate\":0.125}}";
+
+	private final HttpServer server;
+
+	private final String scheme;
+
+	private final AtomicInteger requests = new AtomicInteger();
+
+	private final Set<SocketAddress> clients = ConcurrentHashMap.newKeySet();
+
+	private RehearsalServer(@Nullable SSLContext tls) throws IOException {
+		this.scheme = (tls != null) ? "https" : "http";
+		this.server = ServerBootstrap.bootstrap()
+			.setLocalAddress(InetAddress.getLoopbackAddress())
+			.setListenerPort(0)
+			.setSslContext(tls)
+			.setRequestRouter((request, context) -> this::handle)
+			.create();
+		this.server.start();
+	}
+
+	static RehearsalServer start(@Nullable SSLContext tls) throws IOException {
+		return new RehearsalServer(tls);
+	}
+
+	/**
+	 * Return the TLS context of both ends of the rehearsal: a throw-away key shipped for
+	 * the loopback rehearsal only, not a secret, trusted by nothing but the rehearsal.
+	 */
+	static SSLContext tls() throws IOException, GeneralSecurityException {
+		char[] password = "rehearsal".toCharArray();
+		KeyStore keyStore = KeyStore.getInstance("PKCS12");
+		try (InputStream in = RehearsalServer.class.getResourceAsStream("rehearsal.p12")) {
+			keyStore.load(in, password);
+		}
+		KeyManagerFactory keys = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+		keys.init(keyStore, password);
+		TrustManagerFactory trust = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+		trust.init(keyStore);
+		SSLContext context = SSLContext.getInstance("TLS");
+		context.init(keys.getKeyManagers(), trust.getTrustManagers(), null);
+		return context;
+	}
+
+	String baseUrl() {
+		return this.scheme + "://127.0.0.1:" + this.server.getLocalPort();
+	}
+
+	int requests() {
+		return this.requests.get();
+	}
+
+	int connections() {
+		return this.clients.size();
+	}
+
+	private void handle(ClassicHttpRequest request, ClassicHttpResponse response, HttpContext context)
+			throws IOException {
+		this.clients.add(HttpCoreContext.cast(context).getEndpointDetails().getRemoteAddress());
+		String path = request.getPath().substring(PATH_PREFIX.length());
+		byte[] body = (request.getEntity() != null) ? EntityUtils.toByteArray(request.getEntity()) : new byte[0];
+		response.setEntity((body.length > 0) ? new ByteArrayEntity(body, ContentType.APPLICATION_JSON)
+				: path.startsWith("items") ? new StringEntity(ITEM, ContentType.APPLICATION_JSON)
+						: path.startsWith("types") ? new StringEntity("{}", ContentType.APPLICATION_JSON)
+								: new StringEntity("rehearsal", ContentType.create("text/plain", "UTF-8")));
+		boolean close = this.requests.incrementAndGet() % REQUESTS_PER_CONNECTION == 0 || path.startsWith("close");
+		response.setHeader(close ? "Connection" : "Keep-Alive", close ? "close" : "timeout=5");
+	}
+
+	@Override
+	public void close() {
+		this.server.close(CloseMode.IMMEDIATE);
+	}
+
+}
