@@ -6,6 +6,7 @@ import io.github.httppool.pool.ConnectionRetirement;
 import io.github.httppool.pool.HttpPool;
 import io.github.httppool.pool.HttpPools;
 import io.github.httppool.pool.NoCookieStore;
+import io.github.httppool.pool.PendingLeaseLimiter;
 import io.github.httppool.pool.PoolMonitor;
 import io.github.httppool.pool.PooledClientHttpRequestFactoryBuilder;
 import io.github.httppool.pool.ReloadableTlsSocketStrategy;
@@ -133,6 +134,8 @@ final class HttpPoolFactory {
 		this.customizers.customize(client.name(), builder);
 		PoolingHttpClientConnectionManager manager = builder.build();
 		monitor.bind(manager);
+		monitor.limitPendingLeases(new PendingLeaseLimiter(monitor.name(), client.propertyPrefix(), manager,
+				(route) -> client.maxPendingLeases(route.getTargetHost())));
 		client.routes().forEach((key, route) -> {
 			if (route.getMaxConnections() != null) {
 				key.directRoutes().forEach((direct) -> manager.setMaxPerRoute(direct, route.getMaxConnections()));

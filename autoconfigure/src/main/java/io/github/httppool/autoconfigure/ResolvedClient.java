@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 
 import io.github.httppool.pool.ConfiguredProxyRoutePlanner;
+import io.github.httppool.pool.PendingLeaseLimiter;
 import io.github.httppool.pool.RouteKey;
 import org.apache.hc.client5.http.impl.DefaultSchemePortResolver;
 import org.apache.hc.client5.http.impl.routing.SystemDefaultRoutePlanner;
@@ -32,6 +33,12 @@ public final class ResolvedClient {
 	private static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(5);
 
 	private static final Duration DEFAULT_RESPONSE_TIMEOUT = Duration.ofSeconds(30);
+
+	/**
+	 * How many callers may wait per connection of a route when
+	 * {@code max-pending-leases} is not set.
+	 */
+	static final int DEFAULT_PENDING_LEASES_PER_CONNECTION = 4;
 
 	private final String name;
 
@@ -170,6 +177,49 @@ public final class ResolvedClient {
 	}
 
 	/**
+	 * Return the property that sets the connection limit of a target: the
+	 * {@code max-connections} of its route, else {@code max-per-route}, matched as in
+	 * {@link #maxConnections(HttpHost)}.
+	 * @param target the target host
+	 * @return the full property name
+	 */
+	public String maxConnectionsProperty(HttpHost target) {
+		String property = propertyPrefix() + "max-per-route";
+		for (Map.Entry<RouteKey, HttpPoolClientProperties.Route> route : this.routes.entrySet()) {
+			RouteKey key = route.getKey();
+			if (route.getValue().getMaxConnections() != null && key.matches(target)) {
+				String text = ((key.scheme() != null) ? key.scheme() + "://" : "") + key.host()
+						+ ((key.port() > 0) ? ":" + key.port() : "");
+				property = propertyPrefix() + "routes[" + text + "].max-connections";
+			}
+		}
+		return property;
+	}
+
+	/**
+	 * Return how many callers may wait for a connection to a target: the
+	 * {@code max-pending-leases} of its route, else the client's, else
+	 * {@value #DEFAULT_PENDING_LEASES_PER_CONNECTION} times the target's connection
+	 * limit. Where several route keys match, the last one applies, as for
+	 * {@link #maxConnections(HttpHost)}.
+	 * @param target the target host
+	 * @return the limit, {@link PendingLeaseLimiter#UNBOUNDED} for none
+	 */
+	public int maxPendingLeases(HttpHost target) {
+		Integer max = this.properties.getMaxPendingLeases();
+		for (Map.Entry<RouteKey, HttpPoolClientProperties.Route> route : this.routes.entrySet()) {
+			Integer routeMax = route.getValue().getMaxPendingLeases();
+			if (routeMax != null && route.getKey().matches(target)) {
+				max = routeMax;
+			}
+		}
+		if (max == null) {
+			return DEFAULT_PENDING_LEASES_PER_CONNECTION * maxConnections(target);
+		}
+		return (max < 0) ? PendingLeaseLimiter.UNBOUNDED : max;
+	}
+
+	/**
 	 * Return the client's keep-alive settings.
 	 * @return the keep-alive settings
 	 */
@@ -243,6 +293,8 @@ public final class ResolvedClient {
 		Map<String, Object> settings = new LinkedHashMap<>();
 		settings.put("maxTotal", client.getMaxTotal());
 		settings.put("maxPerRoute", client.getMaxPerRoute());
+		settings.put("maxPendingLeases", (client.getMaxPendingLeases() != null) ? client.getMaxPendingLeases()
+				: DEFAULT_PENDING_LEASES_PER_CONNECTION + " x max-per-route");
 		settings.put("connectionRequestTimeout", client.getConnectionRequestTimeout().toString());
 		settings.put("connectTimeout", this.connectTimeout.toString());
 		settings.put("responseTimeout", this.responseTimeout.toString());
