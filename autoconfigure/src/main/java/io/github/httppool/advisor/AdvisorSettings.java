@@ -15,12 +15,12 @@ import java.time.Duration;
 public record AdvisorSettings(Duration window, int maxRoutes, boolean warnings, double warningShare) {
 
 	/**
-	 * How often the advisor samples each pool: a hundredth of the window, at most once a
-	 * second and at least every 20 ms.
+	 * How often the advisor samples each pool: a three-hundredth of the window, at least
+	 * every 250 ms and at most every 20 ms.
 	 * @return the interval
 	 */
 	public Duration sampleInterval() {
-		long millis = Math.max(20, Math.min(1000, this.window.toMillis() / 100));
+		long millis = Math.max(20, Math.min(250, this.window.toMillis() / 300));
 		return Duration.ofMillis(millis);
 	}
 

@@ -51,6 +51,8 @@ public final class PoolAdvisor implements PoolListener {
 
 	private final Function<HttpRoute, String> limitProperty;
 
+	private final RoutePendingLimit pendingLimit;
+
 	private final String propertyPrefix;
 
 	private final long slotNanos;
@@ -74,14 +76,17 @@ public final class PoolAdvisor implements PoolListener {
 	 * @param serverConcurrency how many requests the web server handles at once, or
 	 * {@code null} if unknown
 	 * @param limitProperty the property that sets a route's connection limit
+	 * @param pendingLimit how many callers may wait for a connection to a route, and
+	 * the property that sets it
 	 * @param propertyPrefix the prefix of the client's properties
 	 */
 	public PoolAdvisor(HttpPool pool, AdvisorSettings settings, @Nullable ServerConcurrency serverConcurrency,
-			Function<HttpRoute, String> limitProperty, String propertyPrefix) {
+			Function<HttpRoute, String> limitProperty, RoutePendingLimit pendingLimit, String propertyPrefix) {
 		this.pool = pool;
 		this.settings = settings;
 		this.serverConcurrency = serverConcurrency;
 		this.limitProperty = limitProperty;
+		this.pendingLimit = pendingLimit;
 		this.propertyPrefix = propertyPrefix;
 		this.slotNanos = Math.max(1, settings.window().toNanos() / RouteWindow.SLOTS);
 		this.originNanos = System.nanoTime();
@@ -101,7 +106,7 @@ public final class PoolAdvisor implements PoolListener {
 	public void leaseEnded(HttpRoute route, long waitNanos, LeaseOutcome outcome) {
 		RouteWindow window = this.routes.get(route);
 		if (window == null) {
-			window = track(route);
+			window = track(route, false);
 			if (window == null) {
 				return;
 			}
@@ -109,13 +114,20 @@ public final class PoolAdvisor implements PoolListener {
 		window.leaseEnded(waitNanos, outcome);
 	}
 
-	private @Nullable RouteWindow track(HttpRoute route) {
+	/**
+	 * Start keeping figures for a route. Only the sampler makes room for it when the
+	 * advisor keeps as many routes as it may, so that a caller never scans the routes.
+	 */
+	private @Nullable RouteWindow track(HttpRoute route, boolean makeRoom) {
 		synchronized (this.routes) {
 			RouteWindow window = this.routes.get(route);
 			if (window != null) {
 				return window;
 			}
 			if (this.routes.size() >= this.settings.maxRoutes()) {
+				if (!makeRoom) {
+					return null;
+				}
 				Set<HttpRoute> pooled = this.pool.connectionManager().getRoutes();
 				this.routes.keySet().removeIf((candidate) -> !pooled.contains(candidate) || isEmpty(candidate));
 				if (this.routes.size() >= this.settings.maxRoutes()) {
@@ -154,7 +166,7 @@ public final class PoolAdvisor implements PoolListener {
 			boolean active = stats.getLeased() + stats.getAvailable() + stats.getPending() > 0;
 			RouteWindow window = this.routes.get(route);
 			if (window == null && active) {
-				window = track(route);
+				window = track(route, true);
 			}
 			if (window != null) {
 				window.sample(stats.getLeased(), stats.getPending(), stats.getMax(), sinceLast);
@@ -239,7 +251,7 @@ public final class PoolAdvisor implements PoolListener {
 		observed.put("peakWaiting", summary.peakPending);
 		observed.put("peakDemand", summary.peakDemand);
 		observed.put("timeAtLimitWithCallersWaiting", Duration.ofMillis(summary.saturatedNanos / 1_000_000).toString());
-		observed.put("shareOfWindowAtLimit", percent(saturatedShare(summary)));
+		observed.put("shareOfTimeAtLimit", percent(saturatedShare(summary)));
 		observed.put("leases", summary.leases);
 		observed.put("leaseWaitP99Millis", Math.round(summary.leaseWaitP99Micros / 100.0) / 10.0);
 		observed.put("leaseTimeouts", summary.timeouts);
@@ -278,6 +290,12 @@ public final class PoolAdvisor implements PoolListener {
 					.append(") as well.");
 			}
 			reason.append(" Check first that the upstream can take ").append(suggested).append(" concurrent requests.");
+			if (summary.timeouts > 0 && this.pendingLimit.limit(route) < 0) {
+				reason.append(' ').append(summary.timeouts).append(" callers waited the whole connection-request-timeout"
+						+ " in vain: set ").append(this.pendingLimit.property(route))
+					.append(" (now unbounded) so that callers the route cannot serve in time fail at once instead"
+							+ " of holding their threads.");
+			}
 			return new RouteAdvice(name, RouteAdvice.Action.RAISE, property, limit, suggested, reason.toString(),
 					observed);
 		}
@@ -287,7 +305,9 @@ public final class PoolAdvisor implements PoolListener {
 					+ " never more than " + summary.peakLeased + " of " + limit + " connections to " + name
 					+ " were in use at once and no caller waited; the limit allows " + (limit - summary.peakLeased)
 					+ " more connections than were ever needed, which a burst could open and the upstream would hold"
-					+ " for nothing (the suggestion keeps 50% headroom above the peak).";
+					+ " for nothing (the suggestion keeps 50% headroom above the peak)."
+					+ (observedFor().compareTo(this.settings.window()) < 0 ? " The window is not full yet: act on this"
+							+ " advice once it covers a whole " + simple(this.settings.window()) + " of usual traffic." : "");
 			return new RouteAdvice(name, RouteAdvice.Action.LOWER, property, limit, suggested, reason, observed);
 		}
 		String reason = (summary.leases == 0) ? "Nothing to change: no call to " + name + " in the last " + window + "."
@@ -430,6 +450,9 @@ public final class PoolAdvisor implements PoolListener {
 	}
 
 	static String simple(Duration duration) {
+		if (duration.toMillis() < 10_000) {
+			return String.format(Locale.ROOT, "%.1f s", duration.toMillis() / 1000.0);
+		}
 		long seconds = Math.round(duration.toMillis() / 1000.0);
 		if (seconds >= 60 && seconds % 60 == 0) {
 			return (seconds / 60) + " min";
@@ -438,6 +461,28 @@ public final class PoolAdvisor implements PoolListener {
 	}
 
 	private record CounterSnapshot(long index, long created, long acquired, Map<CloseReason, Long> closed) {
+
+	}
+
+	/**
+	 * How many callers may wait for a connection to a route, and the property that sets
+	 * it.
+	 */
+	public interface RoutePendingLimit {
+
+		/**
+		 * Return how many callers may wait for a connection to the route.
+		 * @param route the route
+		 * @return the limit, negative for none
+		 */
+		int limit(HttpRoute route);
+
+		/**
+		 * Return the property that sets the limit of the route.
+		 * @param route the route
+		 * @return the full property name
+		 */
+		String property(HttpRoute route);
 
 	}
 

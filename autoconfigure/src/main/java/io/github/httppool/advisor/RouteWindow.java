@@ -45,12 +45,13 @@ final class RouteWindow {
 
 	void leaseEnded(long waitNanos, LeaseOutcome outcome) {
 		Slot slot = this.current;
+		if (outcome == LeaseOutcome.REJECTED) {
+			slot.rejected.increment();
+			return;
+		}
 		slot.waits.incrementAndGet(bucket(waitNanos / 1000));
 		if (outcome == LeaseOutcome.TIMEOUT) {
 			slot.timeouts.increment();
-		}
-		else if (outcome == LeaseOutcome.REJECTED) {
-			slot.rejected.increment();
 		}
 	}
 
@@ -105,6 +106,10 @@ final class RouteWindow {
 			total += count;
 		}
 		summary.leases = total;
+		if (total > 0 && summary.peakLeased == 0) {
+			summary.peakLeased = 1;
+			summary.peakDemand = Math.max(summary.peakDemand, 1);
+		}
 		summary.leaseWaitP99Micros = percentile(waits, total, 0.99);
 		return summary;
 	}

@@ -48,8 +48,7 @@ public class HttpPoolClientProperties {
 
 	/**
 	 * Maximum number of callers that may wait for a connection to one route; the next
-	 * caller fails at once instead of queueing. When not set, four times the route's
-	 * connection limit; -1 for no limit.
+	 * caller fails at once instead of queueing. When not set (or -1), no limit.
 	 */
 	private @Nullable Integer maxPendingLeases;
 

@@ -134,8 +134,12 @@ final class HttpPoolFactory {
 		this.customizers.customize(client.name(), builder);
 		PoolingHttpClientConnectionManager manager = builder.build();
 		monitor.bind(manager);
-		monitor.limitPendingLeases(new PendingLeaseLimiter(monitor.name(), client.propertyPrefix(), manager,
-				(route) -> client.maxPendingLeases(route.getTargetHost())));
+		if (client.limitsPendingLeases()) {
+			monitor.limitPendingLeases(new PendingLeaseLimiter(monitor.name(), manager,
+					(route) -> client.maxPendingLeases(route.getTargetHost()),
+					(route) -> client.maxPendingLeasesProperty(route.getTargetHost()),
+					(route) -> client.maxConnectionsProperty(route.getTargetHost())));
+		}
 		client.routes().forEach((key, route) -> {
 			if (route.getMaxConnections() != null) {
 				key.directRoutes().forEach((direct) -> manager.setMaxPerRoute(direct, route.getMaxConnections()));

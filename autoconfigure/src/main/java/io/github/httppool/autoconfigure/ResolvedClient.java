@@ -6,6 +6,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
 
 import io.github.httppool.pool.ConfiguredProxyRoutePlanner;
 import io.github.httppool.pool.PendingLeaseLimiter;
@@ -33,12 +34,6 @@ public final class ResolvedClient {
 	private static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(5);
 
 	private static final Duration DEFAULT_RESPONSE_TIMEOUT = Duration.ofSeconds(30);
-
-	/**
-	 * How many callers may wait per connection of a route when
-	 * {@code max-pending-leases} is not set.
-	 */
-	static final int DEFAULT_PENDING_LEASES_PER_CONNECTION = 4;
 
 	private final String name;
 
@@ -184,13 +179,31 @@ public final class ResolvedClient {
 	 * @return the full property name
 	 */
 	public String maxConnectionsProperty(HttpHost target) {
-		String property = propertyPrefix() + "max-per-route";
+		return routeProperty(target, "max-connections", "max-per-route",
+				(route) -> route.getMaxConnections() != null);
+	}
+
+	/**
+	 * Return the property that sets how many callers may wait for a connection to a
+	 * target: the {@code max-pending-leases} of its route, else the client's, matched as
+	 * in {@link #maxPendingLeases(HttpHost)}.
+	 * @param target the target host
+	 * @return the full property name
+	 */
+	public String maxPendingLeasesProperty(HttpHost target) {
+		return routeProperty(target, "max-pending-leases", "max-pending-leases",
+				(route) -> route.getMaxPendingLeases() != null);
+	}
+
+	private String routeProperty(HttpHost target, String routeName, String clientName,
+			Predicate<HttpPoolClientProperties.Route> setOnRoute) {
+		String property = propertyPrefix() + clientName;
 		for (Map.Entry<RouteKey, HttpPoolClientProperties.Route> route : this.routes.entrySet()) {
 			RouteKey key = route.getKey();
-			if (route.getValue().getMaxConnections() != null && key.matches(target)) {
+			if (setOnRoute.test(route.getValue()) && key.matches(target)) {
 				String text = ((key.scheme() != null) ? key.scheme() + "://" : "") + key.host()
 						+ ((key.port() > 0) ? ":" + key.port() : "");
-				property = propertyPrefix() + "routes[" + text + "].max-connections";
+				property = propertyPrefix() + "routes[" + text + "]." + routeName;
 			}
 		}
 		return property;
@@ -198,9 +211,8 @@ public final class ResolvedClient {
 
 	/**
 	 * Return how many callers may wait for a connection to a target: the
-	 * {@code max-pending-leases} of its route, else the client's, else
-	 * {@value #DEFAULT_PENDING_LEASES_PER_CONNECTION} times the target's connection
-	 * limit. Where several route keys match, the last one applies, as for
+	 * {@code max-pending-leases} of its route, else the client's, else no limit. Where
+	 * several route keys match, the last one applies, as for
 	 * {@link #maxConnections(HttpHost)}.
 	 * @param target the target host
 	 * @return the limit, {@link PendingLeaseLimiter#UNBOUNDED} for none
@@ -213,10 +225,18 @@ public final class ResolvedClient {
 				max = routeMax;
 			}
 		}
-		if (max == null) {
-			return DEFAULT_PENDING_LEASES_PER_CONNECTION * maxConnections(target);
-		}
-		return (max < 0) ? PendingLeaseLimiter.UNBOUNDED : max;
+		return (max == null || max < 0) ? PendingLeaseLimiter.UNBOUNDED : max;
+	}
+
+	/**
+	 * Return whether any route of the client has a limit on waiting callers.
+	 * @return whether {@code max-pending-leases} is set to a limit anywhere
+	 */
+	boolean limitsPendingLeases() {
+		Integer max = this.properties.getMaxPendingLeases();
+		return (max != null && max >= 0) || this.routes.values()
+			.stream()
+			.anyMatch((route) -> route.getMaxPendingLeases() != null && route.getMaxPendingLeases() >= 0);
 	}
 
 	/**
@@ -293,8 +313,8 @@ public final class ResolvedClient {
 		Map<String, Object> settings = new LinkedHashMap<>();
 		settings.put("maxTotal", client.getMaxTotal());
 		settings.put("maxPerRoute", client.getMaxPerRoute());
-		settings.put("maxPendingLeases", (client.getMaxPendingLeases() != null) ? client.getMaxPendingLeases()
-				: DEFAULT_PENDING_LEASES_PER_CONNECTION + " x max-per-route");
+		settings.put("maxPendingLeases", (client.getMaxPendingLeases() != null && client.getMaxPendingLeases() >= 0)
+				? client.getMaxPendingLeases() : "unbounded");
 		settings.put("connectionRequestTimeout", client.getConnectionRequestTimeout().toString());
 		settings.put("connectTimeout", this.connectTimeout.toString());
 		settings.put("responseTimeout", this.responseTimeout.toString());

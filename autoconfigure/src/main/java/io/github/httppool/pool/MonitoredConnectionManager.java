@@ -57,12 +57,12 @@ final class MonitoredConnectionManager implements HttpClientConnectionManager, C
 		}
 		catch (RuntimeException ex) {
 			if (admitted != null) {
-				limiter.leave(admitted);
+				PendingLeaseLimiter.leave(admitted);
 			}
 			this.monitor.leaseEnded(route, System.nanoTime() - start, LeaseOutcome.FAILED);
 			throw ex;
 		}
-		return new MonitoredLeaseRequest(request, id, route, state, start, limiter, admitted);
+		return new MonitoredLeaseRequest(request, id, route, state, start, admitted);
 	}
 
 	@Override
@@ -186,8 +186,6 @@ final class MonitoredConnectionManager implements HttpClientConnectionManager, C
 
 		private final long start;
 
-		private final @Nullable PendingLeaseLimiter limiter;
-
 		private final PendingLeaseLimiter.@Nullable RouteLeases admitted;
 
 		private boolean recorded;
@@ -195,13 +193,12 @@ final class MonitoredConnectionManager implements HttpClientConnectionManager, C
 		private volatile boolean cancelled;
 
 		MonitoredLeaseRequest(LeaseRequest delegate, String id, HttpRoute route, @Nullable Object state, long start,
-				@Nullable PendingLeaseLimiter limiter, PendingLeaseLimiter.@Nullable RouteLeases admitted) {
+				PendingLeaseLimiter.@Nullable RouteLeases admitted) {
 			this.delegate = delegate;
 			this.id = id;
 			this.route = route;
 			this.state = state;
 			this.start = start;
-			this.limiter = limiter;
 			this.admitted = admitted;
 		}
 
@@ -272,8 +269,8 @@ final class MonitoredConnectionManager implements HttpClientConnectionManager, C
 			long now = System.nanoTime();
 			if (!this.recorded) {
 				this.recorded = true;
-				if (this.limiter != null && this.admitted != null) {
-					this.limiter.leave(this.admitted);
+				if (this.admitted != null) {
+					PendingLeaseLimiter.leave(this.admitted);
 				}
 				MonitoredConnectionManager.this.monitor.leaseEnded(this.route, now - this.start, outcome);
 			}

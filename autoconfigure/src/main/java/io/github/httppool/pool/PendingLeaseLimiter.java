@@ -4,12 +4,14 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 import java.util.function.ToIntFunction;
 
 import org.apache.hc.client5.http.HttpRoute;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
 import org.apache.hc.core5.http.ConnectionRequestTimeoutException;
 import org.apache.hc.core5.pool.PoolStats;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Bounds how many callers may wait for a connection to one route: when as many callers
@@ -32,7 +34,9 @@ public final class PendingLeaseLimiter implements PoolListener {
 
 	private final String poolName;
 
-	private final String propertyPrefix;
+	private final Function<HttpRoute, String> connectionLimitProperty;
+
+	private final Function<HttpRoute, String> limitProperty;
 
 	private final PoolingHttpClientConnectionManager pool;
 
@@ -43,14 +47,18 @@ public final class PendingLeaseLimiter implements PoolListener {
 	/**
 	 * Create a limiter.
 	 * @param poolName the pool name, for messages
-	 * @param propertyPrefix the prefix of the client's properties, for messages
 	 * @param pool the pool whose waiting callers are bounded
 	 * @param limits the limit of each route, {@link #UNBOUNDED} for none
+	 * @param limitProperty the property that sets the limit of each route, for messages
+	 * @param connectionLimitProperty the property that sets the connection limit of each
+	 * route, for messages
 	 */
-	public PendingLeaseLimiter(String poolName, String propertyPrefix, PoolingHttpClientConnectionManager pool,
-			ToIntFunction<HttpRoute> limits) {
+	public PendingLeaseLimiter(String poolName, PoolingHttpClientConnectionManager pool,
+			ToIntFunction<HttpRoute> limits, Function<HttpRoute, String> limitProperty,
+			Function<HttpRoute, String> connectionLimitProperty) {
 		this.poolName = poolName;
-		this.propertyPrefix = propertyPrefix;
+		this.limitProperty = limitProperty;
+		this.connectionLimitProperty = connectionLimitProperty;
 		this.pool = pool;
 		this.limits = limits;
 	}
@@ -61,8 +69,11 @@ public final class PendingLeaseLimiter implements PoolListener {
 	 * @param route the route
 	 * @return the route's count to release, or {@code null} if the caller is turned away
 	 */
-	RouteLeases enter(HttpRoute route) {
-		RouteLeases leases = this.routes.computeIfAbsent(route, (key) -> new RouteLeases(this.limits.applyAsInt(key)));
+	@Nullable RouteLeases enter(HttpRoute route) {
+		RouteLeases leases = this.routes.get(route);
+		if (leases == null) {
+			leases = this.routes.computeIfAbsent(route, this::newRouteLeases);
+		}
 		int inFlight = leases.inFlight.incrementAndGet();
 		if (leases.limit >= 0 && inFlight > leases.limit && this.pool.getStats(route).getPending() >= leases.limit) {
 			leases.inFlight.decrementAndGet();
@@ -71,11 +82,15 @@ public final class PendingLeaseLimiter implements PoolListener {
 		return leases;
 	}
 
+	private RouteLeases newRouteLeases(HttpRoute route) {
+		return new RouteLeases(this.limits.applyAsInt(route));
+	}
+
 	/**
 	 * Release a caller admitted by {@link #enter(HttpRoute)}.
 	 * @param leases what {@code enter} returned
 	 */
-	void leave(RouteLeases leases) {
+	static void leave(RouteLeases leases) {
 		leases.inFlight.decrementAndGet();
 	}
 
@@ -95,13 +110,14 @@ public final class PendingLeaseLimiter implements PoolListener {
 	 */
 	HttpPoolExhaustedException rejected(HttpRoute route) {
 		int limit = this.limits.applyAsInt(route);
+		String property = this.limitProperty.apply(route);
 		PoolStats stats = this.pool.getStats(route);
 		String message = "HTTP pool '" + this.poolName + "' is exhausted: " + limit
 				+ " callers already wait for a connection to " + PoolMonitor.routeName(route) + " (" + stats.getLeased()
-				+ "/" + stats.getMax() + " leased), the most " + this.propertyPrefix + "max-pending-leases allows;"
-				+ " this call was turned away without waiting. Raise " + this.propertyPrefix
-				+ "max-pending-leases if callers may queue longer, or " + this.propertyPrefix
-				+ "max-per-route (now " + stats.getMax() + ") if the upstream can take more concurrent requests.";
+				+ "/" + stats.getMax() + " leased), the most " + property + " allows;"
+				+ " this call was turned away without waiting. Raise " + property
+				+ " if callers may queue longer, or " + this.connectionLimitProperty.apply(route) + " (now "
+				+ stats.getMax() + ") if the upstream can take more concurrent requests.";
 		return new HttpPoolExhaustedException(this.poolName, route, 0, message,
 				new ConnectionRequestTimeoutException(limit + " callers already waiting"));
 	}

@@ -121,7 +121,9 @@ class BoundedWaitingTests {
 						() -> FaultTestSupport.stats(context).getPending() == 3, FaultTestSupport.AWAIT);
 				assertThatExceptionOfType(ResourceAccessException.class)
 					.isThrownBy(() -> client.get().uri(this.server.url("/slow")).retrieve().body(String.class))
-					.withMessageContaining("3 callers already wait");
+					.withMessageContaining("3 callers already wait")
+					.withMessageContaining("the most http.pool.routes[" + this.server.baseUrl()
+							+ "].max-pending-leases allows");
 				admitted.forEach(CompletableFuture::join);
 			});
 	}

@@ -9,6 +9,7 @@ import io.github.httppool.autoconfigure.HttpPoolClients;
 import io.github.httppool.autoconfigure.HttpPoolProperties;
 import io.github.httppool.autoconfigure.ResolvedClient;
 import io.github.httppool.pool.HttpPools;
+import org.apache.hc.client5.http.HttpRoute;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
 import org.jspecify.annotations.Nullable;
 
@@ -52,7 +53,20 @@ public final class HttpPoolAdvisorAutoConfiguration {
 			return new PoolAdvisor(pool, settings, server,
 					(route) -> (client != null) ? client.maxConnectionsProperty(route.getTargetHost())
 							: prefix + "max-per-route",
-					prefix);
+					new PoolAdvisor.RoutePendingLimit() {
+
+						@Override
+						public int limit(HttpRoute route) {
+							return (client != null) ? client.maxPendingLeases(route.getTargetHost()) : -1;
+						}
+
+						@Override
+						public String property(HttpRoute route) {
+							return (client != null) ? client.maxPendingLeasesProperty(route.getTargetHost())
+									: prefix + "max-pending-leases";
+						}
+
+					}, prefix);
 		});
 	}
 
