@@ -31,13 +31,15 @@ class PackageRulesTests {
 			.layer("pool").definedBy("io.github.httppool.pool..")
 			.layer("metrics").definedBy("io.github.httppool.metrics..")
 			.layer("warmup").definedBy("io.github.httppool.warmup..")
+			.layer("advisor").definedBy("io.github.httppool.advisor..")
 			.layer("actuate").definedBy("io.github.httppool.actuate..")
 			.layer("autoconfigure").definedBy("io.github.httppool.autoconfigure..")
 			.whereLayer("autoconfigure").mayNotBeAccessedByAnyLayer()
 			.whereLayer("metrics").mayOnlyBeAccessedByLayers("autoconfigure")
 			.whereLayer("warmup").mayOnlyBeAccessedByLayers("autoconfigure")
 			.whereLayer("actuate").mayOnlyBeAccessedByLayers("autoconfigure")
-			.whereLayer("pool").mayOnlyBeAccessedByLayers("metrics", "warmup", "actuate", "autoconfigure")
+			.whereLayer("advisor").mayOnlyBeAccessedByLayers("actuate", "autoconfigure")
+			.whereLayer("pool").mayOnlyBeAccessedByLayers("metrics", "warmup", "advisor", "actuate", "autoconfigure")
 			.check(classes);
 	}
 

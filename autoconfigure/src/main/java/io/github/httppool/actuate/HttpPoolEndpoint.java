@@ -4,6 +4,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import io.github.httppool.advisor.PoolAdvisor;
+import io.github.httppool.advisor.PoolAdvisors;
 import io.github.httppool.pool.PoolMonitor;
 import io.github.httppool.pool.HttpPool;
 import io.github.httppool.pool.HttpPools;
@@ -19,7 +21,7 @@ import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
 /**
  * The {@code httppool} actuator endpoint: for every pool its totals, its routes, counters
  * of connections and leases, its effective settings and the details other components
- * contribute (such as the last warm-up); and a write operation that retires a client's
+ * contribute (such as the last warm-up), and the pool advisor's advice per route; and a write operation that retires a client's
  * connections (idle ones closed now, leased ones not reused once released), for a DNS
  * or blue-green cut-over. Like every endpoint it is exposed over HTTP only if the
  * application exposes it ({@code management.endpoints.web.exposure.include}).
@@ -34,12 +36,24 @@ public class HttpPoolEndpoint {
 
 	private final HttpPools pools;
 
+	private final @Nullable PoolAdvisors advisors;
+
 	/**
 	 * Create the endpoint.
 	 * @param pools the pools
 	 */
 	public HttpPoolEndpoint(HttpPools pools) {
+		this(pools, null);
+	}
+
+	/**
+	 * Create the endpoint with the pool advisor's advice.
+	 * @param pools the pools
+	 * @param advisors the advisors of the pools, or {@code null} without the advisor
+	 */
+	public HttpPoolEndpoint(HttpPools pools, @Nullable PoolAdvisors advisors) {
 		this.pools = pools;
+		this.advisors = advisors;
 	}
 
 	/**
@@ -120,6 +134,10 @@ public class HttpPoolEndpoint {
 		PoolMonitor monitor = pool.monitor();
 		if (monitor != null) {
 			description.put("settings", monitor.options().settings());
+		}
+		PoolAdvisor advisor = (this.advisors != null) ? this.advisors.get(pool.name()) : null;
+		if (advisor != null) {
+			description.put("advisor", advisor.describe());
 		}
 		description.put("details", pool.details());
 		return description;

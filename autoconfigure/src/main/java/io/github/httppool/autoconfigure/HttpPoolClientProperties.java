@@ -47,6 +47,12 @@ public class HttpPoolClientProperties {
 	private int maxPerRoute = 50;
 
 	/**
+	 * Maximum number of callers that may wait for a connection to one route; the next
+	 * caller fails at once instead of queueing. When not set (or -1), no limit.
+	 */
+	private @Nullable Integer maxPendingLeases;
+
+	/**
 	 * Maximum time a caller waits to lease a connection from a fully used pool before it
 	 * fails.
 	 */
@@ -150,6 +156,14 @@ public class HttpPoolClientProperties {
 
 	public void setMaxPerRoute(int maxPerRoute) {
 		this.maxPerRoute = maxPerRoute;
+	}
+
+	public @Nullable Integer getMaxPendingLeases() {
+		return this.maxPendingLeases;
+	}
+
+	public void setMaxPendingLeases(@Nullable Integer maxPendingLeases) {
+		this.maxPendingLeases = maxPendingLeases;
 	}
 
 	public Duration getConnectionRequestTimeout() {
@@ -718,6 +732,12 @@ public class HttpPoolClientProperties {
 		private @Nullable Integer maxConnections;
 
 		/**
+		 * Maximum number of callers that may wait for a connection to this upstream;
+		 * when not set, 'max-pending-leases' applies.
+		 */
+		private @Nullable Integer maxPendingLeases;
+
+		/**
 		 * Maximum time to establish a connection to this upstream, TLS handshake
 		 * included.
 		 */
@@ -754,6 +774,14 @@ public class HttpPoolClientProperties {
 
 		public void setMaxConnections(@Nullable Integer maxConnections) {
 			this.maxConnections = maxConnections;
+		}
+
+		public @Nullable Integer getMaxPendingLeases() {
+			return this.maxPendingLeases;
+		}
+
+		public void setMaxPendingLeases(@Nullable Integer maxPendingLeases) {
+			this.maxPendingLeases = maxPendingLeases;
 		}
 
 		public @Nullable Duration getConnectTimeout() {

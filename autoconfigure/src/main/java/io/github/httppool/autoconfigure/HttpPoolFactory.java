@@ -10,6 +10,7 @@ import io.github.httppool.pool.ConnectionRetirement;
 import io.github.httppool.pool.HttpPool;
 import io.github.httppool.pool.HttpPools;
 import io.github.httppool.pool.NoCookieStore;
+import io.github.httppool.pool.PendingLeaseLimiter;
 import io.github.httppool.pool.PoolMonitor;
 import io.github.httppool.pool.PooledClientHttpRequestFactoryBuilder;
 import io.github.httppool.pool.ReloadableTlsSocketStrategy;
@@ -180,6 +181,12 @@ final class HttpPoolFactory {
 		this.customizers.customize(client.name(), builder);
 		PoolingHttpClientConnectionManager manager = builder.build();
 		monitor.bind(manager);
+		if (client.limitsPendingLeases()) {
+			monitor.limitPendingLeases(new PendingLeaseLimiter(monitor.name(), manager,
+					(route) -> client.maxPendingLeases(route.getTargetHost()),
+					(route) -> client.maxPendingLeasesProperty(route.getTargetHost()),
+					(route) -> client.maxConnectionsProperty(route.getTargetHost())));
+		}
 		client.routes().keySet().forEach((key) -> key.directRoutes().forEach((direct) -> {
 			int max = client.maxConnections(direct.getTargetHost());
 			if (max != client.properties().getMaxPerRoute()) {

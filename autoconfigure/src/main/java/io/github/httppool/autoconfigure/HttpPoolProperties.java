@@ -1,5 +1,6 @@
 package io.github.httppool.autoconfigure;
 
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -45,6 +46,8 @@ public class HttpPoolProperties extends HttpPoolClientProperties {
 
 	private final Health health = new Health();
 
+	private final Advisor advisor = new Advisor();
+
 	public boolean isEnabled() {
 		return this.enabled;
 	}
@@ -79,6 +82,10 @@ public class HttpPoolProperties extends HttpPoolClientProperties {
 
 	public Health getHealth() {
 		return this.health;
+	}
+
+	public Advisor getAdvisor() {
+		return this.advisor;
 	}
 
 	/**
@@ -135,6 +142,82 @@ public class HttpPoolProperties extends HttpPoolClientProperties {
 
 		public void setSaturatedStatus(String saturatedStatus) {
 			this.saturatedStatus = saturatedStatus;
+		}
+
+	}
+
+	/**
+	 * The pool advisor: per route, what the pools needed over a rolling window and what
+	 * to set, shown by the 'httppool' actuator endpoint.
+	 */
+	public static class Advisor {
+
+		/**
+		 * Whether to watch the pools and advise on their limits.
+		 */
+		private boolean enabled = true;
+
+		/**
+		 * How far back the advisor looks.
+		 */
+		private Duration window = Duration.ofMinutes(15);
+
+		/**
+		 * Whether to log one warning per route and window when a route spends a sizable
+		 * share of the window at its connection limit with callers waiting.
+		 */
+		private boolean warnings = true;
+
+		/**
+		 * Share of the window a route must spend at its limit with callers waiting before
+		 * the advisor logs a warning.
+		 */
+		private double warningShare = 0.1;
+
+		/**
+		 * Maximum number of routes per pool the advisor keeps figures for; routes without
+		 * connections make room for new ones.
+		 */
+		private int maxRoutes = 100;
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public Duration getWindow() {
+			return this.window;
+		}
+
+		public void setWindow(Duration window) {
+			this.window = window;
+		}
+
+		public boolean isWarnings() {
+			return this.warnings;
+		}
+
+		public void setWarnings(boolean warnings) {
+			this.warnings = warnings;
+		}
+
+		public double getWarningShare() {
+			return this.warningShare;
+		}
+
+		public void setWarningShare(double warningShare) {
+			this.warningShare = warningShare;
+		}
+
+		public int getMaxRoutes() {
+			return this.maxRoutes;
+		}
+
+		public void setMaxRoutes(int maxRoutes) {
+			this.maxRoutes = maxRoutes;
 		}
 
 	}

@@ -84,6 +84,17 @@ final class HttpPoolPropertiesValidator {
 			reject("metrics.max-routes", properties.getMetrics().getMaxRoutes(),
 					"must be 0 (no per-route meters) or more; totals are always kept");
 		}
+		HttpPoolProperties.Advisor advisor = properties.getAdvisor();
+		if (advisor.getWindow() == null || advisor.getWindow().toSeconds() < 1) {
+			reject("advisor.window", advisor.getWindow(), "must be at least 1s, such as 15m");
+		}
+		if (!(advisor.getWarningShare() > 0 && advisor.getWarningShare() <= 1)) {
+			reject("advisor.warning-share", advisor.getWarningShare(),
+					"must be above 0 and at most 1, such as 0.1 (a tenth of the window)");
+		}
+		if (advisor.getMaxRoutes() < 1) {
+			reject("advisor.max-routes", advisor.getMaxRoutes(), "must be at least 1, such as 100");
+		}
 		String saturatedStatus = properties.getHealth().getSaturatedStatus();
 		if (saturatedStatus == null || saturatedStatus.isBlank()) {
 			reject("health.saturated-status", saturatedStatus,
@@ -105,6 +116,7 @@ final class HttpPoolPropertiesValidator {
 					+ pool.getMaxTotal() + "); lower " + this.prefix + "max-per-route or raise " + this.prefix
 					+ "max-total");
 		}
+		pendingLeases("max-pending-leases", pool.getMaxPendingLeases());
 		positive("connection-request-timeout", pool.getConnectionRequestTimeout(),
 				"a caller would wait forever for a pooled connection");
 		positiveIfSet("connect-timeout", pool.getConnectTimeout(), "connecting could hang forever");
@@ -160,6 +172,7 @@ final class HttpPoolPropertiesValidator {
 					+ " a bare host name");
 			return;
 		}
+		pendingLeases(property + ".max-pending-leases", route.getMaxPendingLeases());
 		Integer max = route.getMaxConnections();
 		if (max != null && (max < 1 || max > maxTotal)) {
 			reject(property + ".max-connections", max, "is " + max + " but must be between 1 and " + this.prefix
@@ -353,6 +366,13 @@ final class HttpPoolPropertiesValidator {
 		}
 		long millis = duration.toMillis();
 		return (millis % 1000 == 0) ? (millis / 1000) + "s" : millis + "ms";
+	}
+
+	private void pendingLeases(String property, @Nullable Integer value) {
+		if (value != null && value < 1 && value != -1) {
+			reject(property, value, "is " + value + " but must be at least 1, or -1 for no limit; set " + this.prefix
+					+ property + " to how many callers may wait for a connection, such as 200");
+		}
 	}
 
 	private void atLeastOne(String property, int value) {

@@ -6,8 +6,10 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
 
 import io.github.httppool.pool.ConfiguredProxyRoutePlanner;
+import io.github.httppool.pool.PendingLeaseLimiter;
 import io.github.httppool.pool.RouteKey;
 import org.apache.hc.client5.http.impl.DefaultSchemePortResolver;
 import org.apache.hc.client5.http.impl.routing.SystemDefaultRoutePlanner;
@@ -131,6 +133,7 @@ public final class ResolvedClient {
 		merged.setCallTimeout(firstSet(specific.getCallTimeout(), general.getCallTimeout()));
 		merged.setTimeToLive(firstSet(specific.getTimeToLive(), general.getTimeToLive()));
 		merged.setKeepAliveMaxTimeout(firstSet(specific.getKeepAliveMaxTimeout(), general.getKeepAliveMaxTimeout()));
+		merged.setMaxPendingLeases(firstSet(specific.getMaxPendingLeases(), general.getMaxPendingLeases()));
 		merged.getSsl().setBundle(firstSet(specific.getSsl().getBundle(), general.getSsl().getBundle()));
 		return merged;
 	}
@@ -228,13 +231,81 @@ public final class ResolvedClient {
 	 * @return the limit
 	 */
 	int maxConnections(HttpHost target) {
+		Map.@Nullable Entry<RouteKey, HttpPoolClientProperties.Route> route = firstMatch(target,
+				(candidate) -> candidate.getMaxConnections() != null);
+		return (route != null) ? route.getValue().getMaxConnections() : this.properties.getMaxPerRoute();
+	}
+
+	/**
+	 * Return the property that sets the connection limit of a target: the
+	 * {@code max-connections} of its route, else {@code max-per-route}, matched as in
+	 * {@link #maxConnections(HttpHost)}.
+	 * @param target the target host
+	 * @return the full property name
+	 */
+	public String maxConnectionsProperty(HttpHost target) {
+		return routeProperty(target, "max-connections", "max-per-route",
+				(route) -> route.getMaxConnections() != null);
+	}
+
+	/**
+	 * Return the property that sets how many callers may wait for a connection to a
+	 * target: the {@code max-pending-leases} of its route, else the client's, matched as
+	 * in {@link #maxPendingLeases(HttpHost)}.
+	 * @param target the target host
+	 * @return the full property name
+	 */
+	public String maxPendingLeasesProperty(HttpHost target) {
+		return routeProperty(target, "max-pending-leases", "max-pending-leases",
+				(route) -> route.getMaxPendingLeases() != null);
+	}
+
+	private String routeProperty(HttpHost target, String routeName, String clientName,
+			Predicate<HttpPoolClientProperties.Route> setOnRoute) {
+		Map.@Nullable Entry<RouteKey, HttpPoolClientProperties.Route> route = firstMatch(target, setOnRoute);
+		if (route == null) {
+			return propertyPrefix() + clientName;
+		}
+		RouteKey key = route.getKey();
+		String text = ((key.scheme() != null) ? key.scheme() + "://" : "") + key.host()
+				+ ((key.port() > 0) ? ":" + key.port() : "");
+		return propertyPrefix() + "routes[" + text + "]." + routeName;
+	}
+
+	private Map.@Nullable Entry<RouteKey, HttpPoolClientProperties.Route> firstMatch(HttpHost target,
+			Predicate<HttpPoolClientProperties.Route> setOnRoute) {
 		for (Map.Entry<RouteKey, HttpPoolClientProperties.Route> route : this.routes.entrySet()) {
-			Integer routeMax = route.getValue().getMaxConnections();
-			if (routeMax != null && route.getKey().matches(target)) {
-				return routeMax;
+			if (setOnRoute.test(route.getValue()) && route.getKey().matches(target)) {
+				return route;
 			}
 		}
-		return this.properties.getMaxPerRoute();
+		return null;
+	}
+
+	/**
+	 * Return how many callers may wait for a connection to a target: the
+	 * {@code max-pending-leases} of its route, else the client's, else no limit. Where
+	 * several route keys match, the first in {@link #routes() order} that sets it
+	 * applies, as for {@link #maxConnections(HttpHost)}.
+	 * @param target the target host
+	 * @return the limit, {@link PendingLeaseLimiter#UNBOUNDED} for none
+	 */
+	public int maxPendingLeases(HttpHost target) {
+		Map.@Nullable Entry<RouteKey, HttpPoolClientProperties.Route> route = firstMatch(target,
+				(candidate) -> candidate.getMaxPendingLeases() != null);
+		Integer max = (route != null) ? route.getValue().getMaxPendingLeases() : this.properties.getMaxPendingLeases();
+		return (max == null || max < 0) ? PendingLeaseLimiter.UNBOUNDED : max;
+	}
+
+	/**
+	 * Return whether any route of the client has a limit on waiting callers.
+	 * @return whether {@code max-pending-leases} is set to a limit anywhere
+	 */
+	boolean limitsPendingLeases() {
+		Integer max = this.properties.getMaxPendingLeases();
+		return (max != null && max >= 0) || this.routes.values()
+			.stream()
+			.anyMatch((route) -> route.getMaxPendingLeases() != null && route.getMaxPendingLeases() >= 0);
 	}
 
 	/**
@@ -311,6 +382,8 @@ public final class ResolvedClient {
 		Map<String, Object> settings = new LinkedHashMap<>();
 		settings.put("maxTotal", client.getMaxTotal());
 		settings.put("maxPerRoute", client.getMaxPerRoute());
+		settings.put("maxPendingLeases", (client.getMaxPendingLeases() != null && client.getMaxPendingLeases() >= 0)
+				? client.getMaxPendingLeases() : "unbounded");
 		settings.put("connectionRequestTimeout", client.getConnectionRequestTimeout().toString());
 		settings.put("connectTimeout", this.connectTimeout.toString());
 		settings.put("responseTimeout", this.responseTimeout.toString());

@@ -143,7 +143,8 @@ public final class HttpPoolMeterBinder implements MeterBinder {
 			for (LeaseOutcome outcome : LeaseOutcome.values()) {
 				this.leases[outcome.ordinal()] = Timer.builder(PREFIX + ".lease")
 					.description("Time callers waited to lease a connection from the pool, every lease counted"
-							+ " (queued or not), by outcome: acquired, timeout (pool exhausted) or failed")
+							+ " (queued or not), by outcome: acquired, timeout (pool exhausted), failed or rejected"
+							+ " (too many callers already waiting)")
 					.tags(tags)
 					.tag("outcome", outcome.tagValue())
 					.register(registry);

@@ -22,7 +22,14 @@ public enum LeaseOutcome {
 	/**
 	 * The lease failed otherwise: the caller was interrupted or the request cancelled.
 	 */
-	FAILED;
+	FAILED,
+
+	/**
+	 * The caller was turned away at once, without waiting: as many callers as
+	 * {@code max-pending-leases} allows were already waiting for a connection to the
+	 * route.
+	 */
+	REJECTED;
 
 	/**
 	 * Return the value used as a tag and in JSON.

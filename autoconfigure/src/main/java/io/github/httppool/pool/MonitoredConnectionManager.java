@@ -42,15 +42,27 @@ final class MonitoredConnectionManager implements HttpClientConnectionManager, C
 	@Override
 	public LeaseRequest lease(String id, HttpRoute route, Timeout requestTimeout, @Nullable Object state) {
 		long start = System.nanoTime();
+		PendingLeaseLimiter limiter = this.monitor.pendingLeaseLimiter();
+		PendingLeaseLimiter.RouteLeases admitted = null;
+		if (limiter != null) {
+			admitted = limiter.enter(route);
+			if (admitted == null) {
+				this.monitor.leaseEnded(route, System.nanoTime() - start, LeaseOutcome.REJECTED);
+				return new RejectedLeaseRequest(limiter.rejected(route));
+			}
+		}
 		LeaseRequest request;
 		try {
 			request = this.pool.lease(id, route, requestTimeout, state);
 		}
 		catch (RuntimeException ex) {
+			if (admitted != null) {
+				PendingLeaseLimiter.leave(admitted);
+			}
 			this.monitor.leaseEnded(route, System.nanoTime() - start, LeaseOutcome.FAILED);
 			throw ex;
 		}
-		return new MonitoredLeaseRequest(request, id, route, state, start);
+		return new MonitoredLeaseRequest(request, id, route, state, start, admitted);
 	}
 
 	@Override
@@ -174,16 +186,20 @@ final class MonitoredConnectionManager implements HttpClientConnectionManager, C
 
 		private final long start;
 
+		private final PendingLeaseLimiter.@Nullable RouteLeases admitted;
+
 		private boolean recorded;
 
 		private volatile boolean cancelled;
 
-		MonitoredLeaseRequest(LeaseRequest delegate, String id, HttpRoute route, @Nullable Object state, long start) {
+		MonitoredLeaseRequest(LeaseRequest delegate, String id, HttpRoute route, @Nullable Object state, long start,
+				PendingLeaseLimiter.@Nullable RouteLeases admitted) {
 			this.delegate = delegate;
 			this.id = id;
 			this.route = route;
 			this.state = state;
 			this.start = start;
+			this.admitted = admitted;
 		}
 
 		@Override
@@ -253,6 +269,9 @@ final class MonitoredConnectionManager implements HttpClientConnectionManager, C
 			long now = System.nanoTime();
 			if (!this.recorded) {
 				this.recorded = true;
+				if (this.admitted != null) {
+					PendingLeaseLimiter.leave(this.admitted);
+				}
 				MonitoredConnectionManager.this.monitor.leaseEnded(this.route, now - this.start, outcome);
 			}
 			return now;
@@ -262,6 +281,30 @@ final class MonitoredConnectionManager implements HttpClientConnectionManager, C
 		public boolean cancel() {
 			this.cancelled = true;
 			return this.delegate.cancel();
+		}
+
+	}
+
+	/**
+	 * The lease of a caller turned away by the {@link PendingLeaseLimiter}: it fails at
+	 * once, and HttpClient hands the exception to the {@link PoolExhaustionHandler}.
+	 */
+	private static final class RejectedLeaseRequest implements LeaseRequest {
+
+		private final HttpPoolExhaustedException failure;
+
+		RejectedLeaseRequest(HttpPoolExhaustedException failure) {
+			this.failure = failure;
+		}
+
+		@Override
+		public ConnectionEndpoint get(Timeout timeout) throws ExecutionException {
+			throw new ExecutionException(this.failure);
+		}
+
+		@Override
+		public boolean cancel() {
+			return false;
 		}
 
 	}

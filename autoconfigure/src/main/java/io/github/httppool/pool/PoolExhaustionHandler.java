@@ -16,7 +16,8 @@ import org.apache.hc.core5.http.HttpException;
  * connection), that replaces HttpClient's {@code Timeout deadline: ...} pool timeout with
  * an {@link HttpPoolExhaustedException} that says what happened and what to change, and
  * HttpClient's bare {@code Request aborted} for an interrupted caller with an
- * {@link InterruptedIOException} that says so.
+ * {@link InterruptedIOException} that says so. A caller the {@link PendingLeaseLimiter}
+ * turned away gets the limiter's {@link HttpPoolExhaustedException}.
  */
 final class PoolExhaustionHandler implements ExecChainHandler {
 
@@ -40,6 +41,9 @@ final class PoolExhaustionHandler implements ExecChainHandler {
 			throw this.monitor.exhausted(scope.route, System.nanoTime() - start, ex);
 		}
 		catch (RequestFailedException ex) {
+			if (ex.getCause() instanceof HttpPoolExhaustedException rejected) {
+				throw rejected;
+			}
 			if (ex.getCause() instanceof InterruptedException interrupted) {
 				InterruptedIOException failure = new InterruptedIOException("Call abandoned: " + interrupted.getMessage());
 				failure.initCause(ex);

@@ -87,6 +87,8 @@ public final class PoolMonitor {
 
 	private final Map<ConnectionEndpoint, Lease> leases = new ConcurrentHashMap<>();
 
+	private volatile @Nullable PendingLeaseLimiter pendingLeaseLimiter;
+
 	private volatile long retireMarkNanos;
 
 	private volatile boolean retired;
@@ -142,6 +144,20 @@ public final class PoolMonitor {
 	 */
 	public void timeToLive(Function<HttpRoute, TimeValue> timeToLive) {
 		this.timeToLive = timeToLive;
+	}
+
+	/**
+	 * Bound how many callers may wait for a connection to one route; the limiter is also
+	 * registered as a listener, to forget the routes the pool forgets.
+	 * @param limiter the limiter
+	 */
+	public void limitPendingLeases(PendingLeaseLimiter limiter) {
+		this.pendingLeaseLimiter = limiter;
+		addListener(limiter);
+	}
+
+	@Nullable PendingLeaseLimiter pendingLeaseLimiter() {
+		return this.pendingLeaseLimiter;
 	}
 
 	long timeToLiveNanos(HttpRoute route) {

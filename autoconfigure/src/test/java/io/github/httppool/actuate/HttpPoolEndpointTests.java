@@ -127,6 +127,26 @@ class HttpPoolEndpointTests {
 		}
 	}
 
+	@Test
+	void theEndpointShowsTheAdvisorsAdvicePerRouteWithTheWebServersConcurrency() throws Exception {
+		try (ConfigurableApplicationContext context = start("management.endpoints.web.exposure.include=httppool",
+				"server.tomcat.threads.max=40", "http.pool.advisor.window=1m")) {
+			String base = "http://127.0.0.1:" + context.getEnvironment().getProperty("local.server.port");
+			RestClient client = context.getBean(RestClient.class);
+			client.get().uri(this.upstream.url("/call")).retrieve().toBodilessEntity();
+			JsonNode advisor = get(base + "/actuator/httppool/default", 200).at("/pools/default/advisor");
+			assertThat(advisor.at("/window").asString()).isEqualTo("PT1M");
+			assertThat(advisor.at("/serverConcurrency").asString())
+				.isEqualTo("Tomcat runs at most 40 request threads (server.tomcat.threads.max)");
+			assertThat(advisor.at("/routes/0/route").asString()).isEqualTo(this.upstream.baseUrl());
+			assertThat(advisor.at("/routes/0/action").asString()).isEqualTo("lower");
+			assertThat(advisor.at("/routes/0/property").asString()).isEqualTo("http.pool.max-per-route");
+			assertThat(advisor.at("/routes/0/advice").asString()).startsWith("Lower http.pool.max-per-route from 50 to about 2");
+			assertThat(advisor.at("/routes/0/observed/leases").asLong()).isEqualTo(1);
+			assertThat(advisor.at("/connections/opened").asLong()).isEqualTo(1);
+		}
+	}
+
 	private ConfigurableApplicationContext start(String... properties) {
 		return new SpringApplicationBuilder(EndpointApplication.class)
 			.properties("server.port=0", "server.address=127.0.0.1", "spring.main.banner-mode=off",

@@ -40,6 +40,10 @@ class HttpPoolPropertiesValidationTests {
 			eviction.interval          | 99ms | http.pool.eviction.interval is 99ms but must be at least 100ms
 			eviction.idle-timeout      | -3s  | http.pool.eviction.idle-timeout must be a positive duration
 			retry.max-retries          | -1   | http.pool.retry.max-retries must be 0 (no retries) or more
+			max-pending-leases         | 0    | http.pool.max-pending-leases is 0 but must be at least 1, or -1 for no limit
+			advisor.window             | 0s   | http.pool.advisor.window must be at least 1s, such as 15m
+			advisor.warning-share      | 1.5  | http.pool.advisor.warning-share must be above 0 and at most 1
+			advisor.max-routes         | 0    | http.pool.advisor.max-routes must be at least 1
 			""")
 	void invalidValueFailsStartupNamingPropertyValueAndFix(String property, String value, String expected) {
 		this.contextRunner.withPropertyValues("http.pool." + property + "=" + value).run((context) -> {

@@ -40,11 +40,13 @@ class RoutePrecedenceTests {
 		url.setMaxConnections(5);
 		url.setResponseTimeout(Duration.ofSeconds(7));
 		url.setKeepAliveMaxTimeout(Duration.ofSeconds(20));
+		url.setMaxPendingLeases(8);
 		HttpPoolClientProperties.Route host = new HttpPoolClientProperties.Route();
 		host.setMaxConnections(2);
 		host.setResponseTimeout(Duration.ofSeconds(1));
 		host.setKeepAliveMaxTimeout(Duration.ofSeconds(3));
 		host.setConnectTimeout(Duration.ofMillis(1500));
+		host.setMaxPendingLeases(1);
 		if (urlFirst) {
 			properties.getRoutes().put(URL, url);
 			properties.getRoutes().put(HOST, host);
@@ -59,6 +61,9 @@ class RoutePrecedenceTests {
 				mapper.routeConnectionConfigs(), new ConnectionRetirement())
 			.resolve(ROUTE);
 		assertThat(client.maxConnections(TARGET)).isEqualTo(5);
+		assertThat(client.maxPendingLeases(TARGET)).isEqualTo(8);
+		assertThat(client.maxPendingLeasesProperty(TARGET)).startsWith("http.pool.routes[https://partner.example.com")
+			.endsWith("].max-pending-leases");
 		assertThat(config.getSocketTimeout()).isEqualTo(Timeout.ofSeconds(7));
 		assertThat(config.getConnectTimeout()).as("left unset by the URL key, so the host key's")
 			.isEqualTo(Timeout.ofMilliseconds(1500));

@@ -18,6 +18,7 @@ public final class BenchmarkLauncher {
 			  startup       what the starter's warm-up adds to the gateway's start-up
 			  warmup        what the warm-up does for the first call and the first call after idle
 			  client-path   CPU time and allocation per call on the calling thread
+			  saturation    bounded against unbounded waiting on a saturated route, and the pool advisor's advice
 			  upstream      the loopback upstream on its own, until stopped
 			  gateway       the gateway as the benchmarks run it (Spring Boot arguments)
 			""";
@@ -39,6 +40,7 @@ public final class BenchmarkLauncher {
 			case "startup" -> StartupBenchmark.main(rest);
 			case "warmup" -> WarmupBenchmark.main(rest);
 			case "client-path" -> ClientPathBenchmark.main(rest);
+			case "saturation" -> io.github.httppool.benchmark.saturation.SaturationBenchmark.main(rest);
 			case "upstream" -> Demo.runUpstream(rest);
 			case "gateway" -> BenchmarkGateway.main(rest);
 			case "--help" -> System.out.print(USAGE);

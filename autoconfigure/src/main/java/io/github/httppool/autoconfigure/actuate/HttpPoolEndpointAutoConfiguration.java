@@ -1,12 +1,15 @@
 package io.github.httppool.autoconfigure.actuate;
 
 import io.github.httppool.actuate.HttpPoolEndpoint;
+import io.github.httppool.advisor.PoolAdvisors;
 import io.github.httppool.autoconfigure.HttpPoolAutoConfiguration;
+import io.github.httppool.autoconfigure.advisor.HttpPoolAdvisorAutoConfiguration;
 import io.github.httppool.pool.HttpPools;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
 
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -19,7 +22,7 @@ import org.springframework.context.annotation.Bean;
  *
  * @since 0.1.0
  */
-@AutoConfiguration(after = HttpPoolAutoConfiguration.class)
+@AutoConfiguration(after = { HttpPoolAutoConfiguration.class, HttpPoolAdvisorAutoConfiguration.class })
 @ConditionalOnClass({ Endpoint.class, PoolingHttpClientConnectionManager.class })
 @ConditionalOnBean(HttpPools.class)
 @ConditionalOnAvailableEndpoint(HttpPoolEndpoint.class)
@@ -27,8 +30,8 @@ public final class HttpPoolEndpointAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	HttpPoolEndpoint httpPoolEndpoint(HttpPools httpPools) {
-		return new HttpPoolEndpoint(httpPools);
+	HttpPoolEndpoint httpPoolEndpoint(HttpPools httpPools, ObjectProvider<PoolAdvisors> advisors) {
+		return new HttpPoolEndpoint(httpPools, advisors.getIfAvailable());
 	}
 
 }

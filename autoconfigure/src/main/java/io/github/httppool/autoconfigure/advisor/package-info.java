@@ -1,0 +1,7 @@
+/**
+ * Auto-configuration of the pool advisor.
+ */
+@NullMarked
+package io.github.httppool.autoconfigure.advisor;
+
+import org.jspecify.annotations.NullMarked;
