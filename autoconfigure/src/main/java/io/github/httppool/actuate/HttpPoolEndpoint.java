@@ -4,11 +4,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import io.github.httppool.advisor.PoolAdvisor;
-import io.github.httppool.advisor.PoolAdvisors;
-import io.github.httppool.pool.PoolMonitor;
+import io.github.httppool.advisor.internal.PoolAdvisor;
+import io.github.httppool.advisor.internal.PoolAdvisors;
 import io.github.httppool.pool.HttpPool;
 import io.github.httppool.pool.HttpPools;
+import io.github.httppool.pool.internal.PoolMonitor;
 import org.apache.hc.core5.pool.PoolStats;
 import org.jspecify.annotations.Nullable;
 

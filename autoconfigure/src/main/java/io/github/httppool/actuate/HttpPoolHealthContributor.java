@@ -4,10 +4,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 
-import io.github.httppool.pool.LeaseOutcome;
-import io.github.httppool.pool.PoolMonitor;
 import io.github.httppool.pool.HttpPool;
 import io.github.httppool.pool.HttpPools;
+import io.github.httppool.pool.internal.LeaseOutcome;
+import io.github.httppool.pool.internal.PoolMonitor;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.health.contributor.CompositeHealthContributor;

@@ -6,9 +6,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import io.github.httppool.pool.LeaseOutcome;
-import io.github.httppool.pool.PoolMonitor;
 import io.github.httppool.pool.HttpPool;
+import io.github.httppool.pool.internal.LeaseOutcome;
+import io.github.httppool.pool.internal.PoolMonitor;
 import org.apache.hc.client5.http.HttpRoute;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
 import org.apache.hc.core5.pool.PoolStats;

@@ -3,8 +3,10 @@ package io.github.httppool.autoconfigure;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-import io.github.httppool.pool.ConnectionEvictor;
+import io.github.httppool.autoconfigure.internal.HttpPoolClients;
+import io.github.httppool.autoconfigure.internal.ResolvedClient;
 import io.github.httppool.pool.HttpPools;
+import io.github.httppool.pool.internal.ConnectionEvictor;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
 import org.jspecify.annotations.Nullable;

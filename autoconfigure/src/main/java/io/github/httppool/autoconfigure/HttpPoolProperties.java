@@ -4,6 +4,8 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
+import io.github.httppool.autoconfigure.internal.HttpPoolClients;
+
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**

@@ -3,6 +3,7 @@ package io.github.httppool.autoconfigure;
 import java.util.ArrayList;
 import java.util.List;
 
+import io.github.httppool.autoconfigure.internal.HttpPoolClients;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 

@@ -26,7 +26,7 @@ public class InvalidHttpPoolPropertyException extends IllegalStateException {
 	 * @param invalid the invalid properties, in the order they are reported
 	 * @param fix what to change
 	 */
-	InvalidHttpPoolPropertyException(List<Invalid> invalid, String fix) {
+	public InvalidHttpPoolPropertyException(List<Invalid> invalid, String fix) {
 		super(message(invalid, fix));
 		Assert.notEmpty(invalid, "'invalid' must not be empty");
 		this.invalid = List.copyOf(invalid);

@@ -4,9 +4,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
+import io.github.httppool.autoconfigure.internal.HttpPoolClients;
 import io.github.httppool.pool.HttpPool;
 import io.github.httppool.pool.HttpPools;
-import io.github.httppool.pool.PooledClientHttpRequestFactoryBuilder;
+import io.github.httppool.pool.internal.PooledClientHttpRequestFactoryBuilder;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.http.client.ClientHttpRequestFactoryBuilder;

@@ -4,6 +4,7 @@ import java.util.List;
 
 import javax.net.ssl.SSLContext;
 
+import io.github.httppool.autoconfigure.internal.ResolvedClient;
 import io.github.httppool.pool.HttpPool;
 import io.github.httppool.pool.HttpPools;
 import io.github.httppool.warmup.RehearsalClientFactory;

@@ -8,6 +8,10 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 
+import io.github.httppool.pool.internal.ConnectionRetirement;
+import io.github.httppool.pool.internal.Milliseconds;
+import io.github.httppool.pool.internal.PoolMonitor;
+import io.github.httppool.pool.internal.ServerKeepAlives;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.apache.hc.client5.http.HttpRoute;

@@ -7,8 +7,8 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
-import io.github.httppool.pool.DaemonScheduler;
-import io.github.httppool.pool.ServerKeepAlives;
+import io.github.httppool.pool.internal.DaemonScheduler;
+import io.github.httppool.pool.internal.ServerKeepAlives;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.apache.hc.client5.http.HttpRoute;

@@ -2,10 +2,10 @@ package io.github.httppool.autoconfigure;
 
 import java.time.Duration;
 
-import io.github.httppool.pool.ConnectionEvictor;
 import io.github.httppool.pool.HttpPool;
 import io.github.httppool.pool.HttpPools;
-import io.github.httppool.pool.PooledClientHttpRequestFactoryBuilder;
+import io.github.httppool.pool.internal.ConnectionEvictor;
+import io.github.httppool.pool.internal.PooledClientHttpRequestFactoryBuilder;
 import org.apache.hc.client5.http.classic.HttpClient;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
 import org.apache.hc.client5.http.impl.classic.HttpClients;

@@ -2,6 +2,7 @@ package io.github.httppool.autoconfigure;
 
 import java.time.Duration;
 
+import io.github.httppool.autoconfigure.internal.ResolvedClient;
 import io.github.httppool.pool.HttpPool;
 import org.apache.hc.client5.http.config.ConnectionConfig;
 import org.apache.hc.client5.http.config.RequestConfig;

@@ -3,9 +3,10 @@ package io.github.httppool.autoconfigure;
 import java.time.Duration;
 import java.util.Map;
 
-import io.github.httppool.pool.ConnectionRetirement;
+import io.github.httppool.autoconfigure.internal.ResolvedClient;
 import io.github.httppool.pool.HttpPool;
-import io.github.httppool.pool.RouteConnectionConfigResolver;
+import io.github.httppool.pool.internal.ConnectionRetirement;
+import io.github.httppool.pool.internal.RouteConnectionConfigResolver;
 import org.apache.hc.client5.http.HttpRoute;
 import org.apache.hc.client5.http.config.ConnectionConfig;
 import org.apache.hc.core5.http.HttpHost;
@@ -100,7 +101,7 @@ class RoutePrecedenceTests {
 		org.springframework.boot.ssl.SslBundle hostBundle = org.springframework.boot.ssl.SslBundle.of(null);
 		ResolvedClient client = new ResolvedClient("default", properties, HttpClientSettings.defaults(), null,
 				Map.of("url-bundle", urlBundle, "host-bundle", hostBundle));
-		Map.Entry<io.github.httppool.pool.RouteKey, org.springframework.boot.ssl.SslBundle> first = client
+		Map.Entry<io.github.httppool.pool.internal.RouteKey, org.springframework.boot.ssl.SslBundle> first = client
 			.routeSslBundles()
 			.entrySet()
 			.stream()

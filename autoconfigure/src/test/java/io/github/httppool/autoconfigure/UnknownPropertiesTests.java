@@ -3,6 +3,7 @@ package io.github.httppool.autoconfigure;
 import java.util.List;
 import java.util.Map;
 
+import io.github.httppool.autoconfigure.internal.HttpPoolClients;
 import io.github.httppool.autoconfigure.warmup.HttpPoolWarmupAutoConfiguration;
 import io.github.httppool.pool.HttpPools;
 import io.github.httppool.testsupport.FailureReports;

@@ -5,8 +5,9 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.github.httppool.autoconfigure.metrics.HttpPoolMetricsAutoConfiguration;
+import io.github.httppool.metrics.internal.HttpPoolMeterBinder;
 import io.github.httppool.pool.HttpPools;
-import io.github.httppool.pool.PoolMonitor;
+import io.github.httppool.pool.internal.PoolMonitor;
 import io.github.httppool.testsupport.LoopbackHttpServer;
 import io.github.httppool.testsupport.TestTls;
 import io.micrometer.core.instrument.Meter;

@@ -3,7 +3,7 @@ package io.github.httppool.metrics;
 import java.time.Duration;
 
 import io.github.httppool.pool.HttpPools;
-import io.github.httppool.pool.LeakDetector;
+import io.github.httppool.pool.internal.LeakDetector;
 import io.github.httppool.testsupport.LoopbackHttpServer;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.apache.hc.client5.http.classic.methods.HttpGet;

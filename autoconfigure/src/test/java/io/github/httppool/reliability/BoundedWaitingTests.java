@@ -8,8 +8,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
 import io.github.httppool.pool.HttpPoolExhaustedException;
-import io.github.httppool.pool.LeaseOutcome;
-import io.github.httppool.pool.PoolMonitor;
+import io.github.httppool.pool.internal.LeaseOutcome;
+import io.github.httppool.pool.internal.PoolMonitor;
 import io.github.httppool.testsupport.LoopbackHttpServer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;

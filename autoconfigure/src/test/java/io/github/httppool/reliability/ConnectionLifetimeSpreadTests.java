@@ -4,8 +4,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
-import io.github.httppool.pool.CloseReason;
-import io.github.httppool.pool.PoolMonitor;
+import io.github.httppool.pool.internal.CloseReason;
+import io.github.httppool.pool.internal.PoolMonitor;
 import io.github.httppool.testsupport.HttpPoolContexts;
 import io.github.httppool.testsupport.LoopbackHttpServer;
 import org.junit.jupiter.api.Test;

@@ -4,7 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.function.Supplier;
 
-import io.github.httppool.pool.CloseReason;
+import io.github.httppool.pool.internal.CloseReason;
 import io.github.httppool.testsupport.LoopbackHttpServer;
 import io.github.httppool.testsupport.TestTls;
 import org.junit.jupiter.api.Test;

@@ -3,7 +3,7 @@ package io.github.httppool.warmup;
 import java.time.Duration;
 
 import io.github.httppool.autoconfigure.HttpPoolAutoConfiguration;
-import io.github.httppool.pool.PoolMonitor;
+import io.github.httppool.pool.internal.PoolMonitor;
 import io.github.httppool.testsupport.LoopbackHttpServer;
 import io.github.httppool.testsupport.TestTls;
 import org.junit.jupiter.api.AfterEach;

@@ -5,7 +5,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
-import io.github.httppool.pool.ServerKeepAlives;
+import io.github.httppool.pool.internal.ServerKeepAlives;
 import io.github.httppool.testsupport.LoopbackHttpServer;
 import org.apache.hc.client5.http.HttpRoute;
 import org.apache.hc.client5.http.impl.DefaultSchemePortResolver;

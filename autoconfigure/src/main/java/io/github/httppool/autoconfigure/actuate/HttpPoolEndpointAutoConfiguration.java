@@ -1,7 +1,7 @@
 package io.github.httppool.autoconfigure.actuate;
 
 import io.github.httppool.actuate.HttpPoolEndpoint;
-import io.github.httppool.advisor.PoolAdvisors;
+import io.github.httppool.advisor.internal.PoolAdvisors;
 import io.github.httppool.autoconfigure.HttpPoolAutoConfiguration;
 import io.github.httppool.autoconfigure.advisor.HttpPoolAdvisorAutoConfiguration;
 import io.github.httppool.pool.HttpPools;

@@ -1,13 +1,13 @@
 package io.github.httppool.autoconfigure.advisor;
 
-import io.github.httppool.advisor.AdvisorSettings;
-import io.github.httppool.advisor.PoolAdvisor;
-import io.github.httppool.advisor.PoolAdvisors;
-import io.github.httppool.advisor.ServerConcurrency;
+import io.github.httppool.advisor.internal.AdvisorSettings;
+import io.github.httppool.advisor.internal.PoolAdvisor;
+import io.github.httppool.advisor.internal.PoolAdvisors;
+import io.github.httppool.advisor.internal.ServerConcurrency;
 import io.github.httppool.autoconfigure.HttpPoolAutoConfiguration;
-import io.github.httppool.autoconfigure.HttpPoolClients;
 import io.github.httppool.autoconfigure.HttpPoolProperties;
-import io.github.httppool.autoconfigure.ResolvedClient;
+import io.github.httppool.autoconfigure.internal.HttpPoolClients;
+import io.github.httppool.autoconfigure.internal.ResolvedClient;
 import io.github.httppool.pool.HttpPools;
 import org.apache.hc.client5.http.HttpRoute;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;

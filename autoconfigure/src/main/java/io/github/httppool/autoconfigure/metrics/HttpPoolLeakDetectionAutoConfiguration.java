@@ -1,8 +1,8 @@
 package io.github.httppool.autoconfigure.metrics;
 
 import io.github.httppool.autoconfigure.HttpPoolAutoConfiguration;
-import io.github.httppool.pool.LeakDetector;
 import io.github.httppool.pool.HttpPools;
+import io.github.httppool.pool.internal.LeakDetector;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
 
 import org.springframework.boot.autoconfigure.AutoConfiguration;

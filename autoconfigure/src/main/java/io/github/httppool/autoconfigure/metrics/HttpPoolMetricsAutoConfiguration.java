@@ -2,7 +2,7 @@ package io.github.httppool.autoconfigure.metrics;
 
 import io.github.httppool.autoconfigure.HttpPoolAutoConfiguration;
 import io.github.httppool.autoconfigure.HttpPoolProperties;
-import io.github.httppool.metrics.HttpPoolMeterBinder;
+import io.github.httppool.metrics.internal.HttpPoolMeterBinder;
 import io.github.httppool.pool.HttpPools;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;

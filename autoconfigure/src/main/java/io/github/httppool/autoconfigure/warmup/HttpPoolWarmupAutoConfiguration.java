@@ -10,14 +10,14 @@ import java.util.Set;
 
 import io.github.httppool.autoconfigure.HttpPoolAutoConfiguration;
 import io.github.httppool.autoconfigure.HttpPoolClientProperties;
-import io.github.httppool.autoconfigure.HttpPoolClients;
 import io.github.httppool.autoconfigure.HttpPoolProperties;
 import io.github.httppool.autoconfigure.PooledRestClients;
 import io.github.httppool.autoconfigure.RehearsalClients;
-import io.github.httppool.autoconfigure.ResolvedClient;
+import io.github.httppool.autoconfigure.internal.HttpPoolClients;
+import io.github.httppool.autoconfigure.internal.ResolvedClient;
 import io.github.httppool.pool.HttpPool;
 import io.github.httppool.pool.HttpPools;
-import io.github.httppool.pool.Milliseconds;
+import io.github.httppool.pool.internal.Milliseconds;
 import io.github.httppool.warmup.HttpPoolWarmer;
 import io.github.httppool.warmup.HttpPoolWarmer.RehearsalPlan;
 import io.github.httppool.warmup.KeepWarm;

@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.Map;
 
 import io.github.httppool.autoconfigure.HttpPoolClientProperties;
-import io.github.httppool.autoconfigure.HttpPoolClients;
+import io.github.httppool.autoconfigure.internal.HttpPoolClients;
 import io.github.httppool.docs.examples.ConfigurationExamples;
 import io.github.httppool.pool.HttpPool;
 import io.github.httppool.pool.HttpPools;

@@ -3,7 +3,7 @@ package io.github.httppool.docs.examples.gettingstarted;
 import java.net.URI;
 import java.time.Duration;
 
-import io.github.httppool.autoconfigure.HttpPoolClients;
+import io.github.httppool.autoconfigure.internal.HttpPoolClients;
 import io.github.httppool.docs.examples.ConfigurationExamples;
 import io.github.httppool.pool.HttpPools;
 import io.github.httppool.testsupport.HttpPoolContexts;

@@ -2,7 +2,7 @@ package io.github.httppool.docs.examples.readme;
 
 import java.time.Duration;
 
-import io.github.httppool.autoconfigure.HttpPoolClients;
+import io.github.httppool.autoconfigure.internal.HttpPoolClients;
 import io.github.httppool.docs.examples.ConfigurationExamples;
 import io.github.httppool.pool.HttpPools;
 import io.github.httppool.testsupport.LoopbackHttpServer;

@@ -3,7 +3,7 @@ package io.github.httppool.docs.examples.warmup;
 import java.util.List;
 
 import io.github.httppool.autoconfigure.HttpPoolClientProperties.Warmup.Target;
-import io.github.httppool.autoconfigure.HttpPoolClients;
+import io.github.httppool.autoconfigure.internal.HttpPoolClients;
 import io.github.httppool.docs.examples.ConfigurationExamples;
 import io.github.httppool.pool.HttpPools;
 import org.junit.jupiter.api.Test;

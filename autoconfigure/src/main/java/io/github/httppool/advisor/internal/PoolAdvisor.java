@@ -1,0 +1,489 @@
+package io.github.httppool.advisor.internal;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
+
+import io.github.httppool.pool.HttpPool;
+import io.github.httppool.pool.internal.CloseReason;
+import io.github.httppool.pool.internal.LeaseOutcome;
+import io.github.httppool.pool.internal.PoolListener;
+import io.github.httppool.pool.internal.PoolMonitor;
+import io.github.httppool.pool.internal.ServerKeepAlives;
+import org.apache.hc.client5.http.HttpRoute;
+import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
+import org.apache.hc.core5.pool.PoolStats;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Watches one pool over a rolling window and says, per route, whether its connection
+ * limit should be raised, lowered or left alone, and whether connections churn. It
+ * samples the pool's figures on the advisor's thread; on the request path it only adds
+ * each lease's wait to a histogram. It keeps figures for at most
+ * {@link AdvisorSettings#maxRoutes()} routes, making room by forgetting routes that have
+ * no connection.
+ *
+ * @since 0.1.0
+ */
+public final class PoolAdvisor implements PoolListener {
+
+	/**
+	 * Fewer requests per new connection than this, over at least
+	 * {@value #CHURN_MIN_CONNECTIONS} new connections, is churn.
+	 */
+	static final double CHURN_REQUESTS_PER_CONNECTION = 2.0;
+
+	static final int CHURN_MIN_CONNECTIONS = 10;
+
+	private final HttpPool pool;
+
+	private final AdvisorSettings settings;
+
+	private final @Nullable ServerConcurrency serverConcurrency;
+
+	private final Function<HttpRoute, String> limitProperty;
+
+	private final RoutePendingLimit pendingLimit;
+
+	private final String propertyPrefix;
+
+	private final long slotNanos;
+
+	private final long originNanos;
+
+	private final Map<HttpRoute, RouteWindow> routes = new ConcurrentHashMap<>();
+
+	private final CounterSnapshot[] snapshots = new CounterSnapshot[RouteWindow.SLOTS];
+
+	private volatile long slotIndex;
+
+	private long tick;
+
+	private long lastSampleNanos;
+
+	/**
+	 * Create an advisor.
+	 * @param pool the pool
+	 * @param settings how the advisor works
+	 * @param serverConcurrency how many requests the web server handles at once, or
+	 * {@code null} if unknown
+	 * @param limitProperty the property that sets a route's connection limit
+	 * @param pendingLimit how many callers may wait for a connection to a route, and
+	 * the property that sets it
+	 * @param propertyPrefix the prefix of the client's properties
+	 */
+	public PoolAdvisor(HttpPool pool, AdvisorSettings settings, @Nullable ServerConcurrency serverConcurrency,
+			Function<HttpRoute, String> limitProperty, RoutePendingLimit pendingLimit, String propertyPrefix) {
+		this.pool = pool;
+		this.settings = settings;
+		this.serverConcurrency = serverConcurrency;
+		this.limitProperty = limitProperty;
+		this.pendingLimit = pendingLimit;
+		this.propertyPrefix = propertyPrefix;
+		this.slotNanos = Math.max(1, settings.window().toNanos() / RouteWindow.SLOTS);
+		this.originNanos = System.nanoTime();
+		this.lastSampleNanos = this.originNanos;
+		this.snapshots[0] = snapshot(0);
+	}
+
+	/**
+	 * Return the pool.
+	 * @return the pool
+	 */
+	public HttpPool pool() {
+		return this.pool;
+	}
+
+	@Override
+	public void leaseEnded(HttpRoute route, long waitNanos, LeaseOutcome outcome) {
+		RouteWindow window = this.routes.get(route);
+		if (window == null) {
+			window = track(route, false);
+			if (window == null) {
+				return;
+			}
+		}
+		window.leaseEnded(waitNanos, outcome);
+	}
+
+	/**
+	 * Start keeping figures for a route. Only the sampler makes room for it when the
+	 * advisor keeps as many routes as it may, so that a caller never scans the routes.
+	 */
+	private @Nullable RouteWindow track(HttpRoute route, boolean makeRoom) {
+		synchronized (this.routes) {
+			RouteWindow window = this.routes.get(route);
+			if (window != null) {
+				return window;
+			}
+			if (this.routes.size() >= this.settings.maxRoutes()) {
+				if (!makeRoom) {
+					return null;
+				}
+				Set<HttpRoute> pooled = this.pool.connectionManager().getRoutes();
+				this.routes.keySet().removeIf((candidate) -> !pooled.contains(candidate) || isEmpty(candidate));
+				if (this.routes.size() >= this.settings.maxRoutes()) {
+					return null;
+				}
+			}
+			window = new RouteWindow(this.slotIndex);
+			this.routes.put(route, window);
+			return window;
+		}
+	}
+
+	private boolean isEmpty(HttpRoute route) {
+		PoolStats stats = this.pool.connectionManager().getStats(route);
+		return stats.getLeased() + stats.getAvailable() + stats.getPending() == 0;
+	}
+
+	/**
+	 * Sample the pool's routes into the current slot of the window. Called by the
+	 * advisor's thread.
+	 */
+	void sample() {
+		long now = System.nanoTime();
+		long index = (now - this.originNanos) / this.slotNanos;
+		long sinceLast = now - this.lastSampleNanos;
+		this.lastSampleNanos = now;
+		this.tick++;
+		if (index != this.slotIndex) {
+			this.slotIndex = index;
+			this.routes.values().forEach((window) -> window.rotate(index));
+			this.snapshots[(int) (index % RouteWindow.SLOTS)] = snapshot(index);
+		}
+		PoolingHttpClientConnectionManager manager = this.pool.connectionManager();
+		for (HttpRoute route : manager.getRoutes()) {
+			PoolStats stats = manager.getStats(route);
+			boolean active = stats.getLeased() + stats.getAvailable() + stats.getPending() > 0;
+			RouteWindow window = this.routes.get(route);
+			if (window == null && active) {
+				window = track(route, true);
+			}
+			if (window != null) {
+				window.sample(stats.getLeased(), stats.getPending(), stats.getMax(), sinceLast);
+				if (active) {
+					window.lastActiveTick = this.tick;
+				}
+			}
+		}
+		long windowTicks = Math.max(1, this.settings.window().toNanos() / Math.max(1, sinceLast));
+		this.routes.entrySet().removeIf((entry) -> this.tick - entry.getValue().lastActiveTick > windowTicks
+				&& entry.getValue().summarize(index).leases == 0);
+	}
+
+	/**
+	 * Return the number of routes the advisor keeps figures for.
+	 * @return the number of routes
+	 */
+	public int trackedRoutes() {
+		return this.routes.size();
+	}
+
+	/**
+	 * Return the advice for every route the advisor keeps figures for, sorted by route.
+	 * @return the advice
+	 */
+	public List<RouteAdvice> routeAdvice() {
+		long index = this.slotIndex;
+		PoolingHttpClientConnectionManager manager = this.pool.connectionManager();
+		List<RouteAdvice> advice = new ArrayList<>();
+		this.routes.forEach((route, window) -> advice
+			.add(advise(route, window.summarize(index), manager.getMaxPerRoute(route), manager.getMaxTotal())));
+		advice.sort(Comparator.comparing(RouteAdvice::route));
+		return advice;
+	}
+
+	/**
+	 * Return how long the window has covered so far: the window, or less since start.
+	 * @return the covered time
+	 */
+	public Duration observedFor() {
+		long elapsed = System.nanoTime() - this.originNanos;
+		return Duration.ofMillis(Math.min(elapsed, this.settings.window().toNanos()) / 1_000_000);
+	}
+
+	/**
+	 * Return the advice and evidence of this pool, as the actuator endpoint shows it.
+	 * @return the advice
+	 */
+	public Map<String, Object> describe() {
+		Map<String, Object> description = new LinkedHashMap<>();
+		description.put("window", this.settings.window().toString());
+		description.put("observedFor", observedFor().toString());
+		if (this.serverConcurrency != null) {
+			description.put("serverConcurrency", this.serverConcurrency.description());
+		}
+		List<Map<String, Object>> routes = new ArrayList<>();
+		for (RouteAdvice advice : routeAdvice()) {
+			Map<String, Object> route = new LinkedHashMap<>();
+			route.put("route", advice.route());
+			route.put("advice", advice.reason());
+			route.put("action", advice.action().name().toLowerCase(Locale.ROOT));
+			if (advice.property() != null) {
+				route.put("property", advice.property());
+				route.put("current", advice.current());
+				route.put("suggested", advice.suggested());
+			}
+			route.put("observed", advice.observed());
+			routes.add(route);
+		}
+		description.put("routes", routes);
+		description.put("connections", connectionAdvice());
+		return description;
+	}
+
+	RouteAdvice advise(HttpRoute route, RouteWindow.Summary summary, int limit, int maxTotal) {
+		String name = PoolMonitor.routeName(route);
+		String property = this.limitProperty.apply(route);
+		String window = simple(observedFor());
+		Map<String, Object> observed = new LinkedHashMap<>();
+		observed.put("peakLeased", summary.peakLeased);
+		observed.put("limit", limit);
+		observed.put("peakWaiting", summary.peakPending);
+		observed.put("peakDemand", summary.peakDemand);
+		observed.put("timeAtLimitWithCallersWaiting", Duration.ofMillis(summary.saturatedNanos / 1_000_000).toString());
+		observed.put("shareOfTimeAtLimit", percent(saturatedShare(summary)));
+		observed.put("leases", summary.leases);
+		observed.put("leaseWaitP99Millis", Math.round(summary.leaseWaitP99Micros / 100.0) / 10.0);
+		observed.put("leaseTimeouts", summary.timeouts);
+		observed.put("leasesRejected", summary.rejected);
+		boolean waited = summary.saturatedNanos > 0 || summary.timeouts > 0 || summary.rejected > 0;
+		if (waited && summary.peakDemand > limit || summary.timeouts > 0 || summary.rejected > 0) {
+			int demand = Math.max(summary.peakDemand, limit + 1);
+			int suggested = demand;
+			StringBuilder reason = new StringBuilder(320);
+			reason.append("Raise ").append(property).append(" from ").append(limit).append(" to about ");
+			ServerConcurrency server = this.serverConcurrency;
+			if (server != null && server.isLimited() && server.limit() < suggested) {
+				suggested = Math.max(limit, server.limit());
+			}
+			if (suggested <= limit) {
+				return new RouteAdvice(name, RouteAdvice.Action.NONE, null, limit, null, "Callers to " + name
+						+ " waited for connections, but the web server handles at most " + server.limit()
+						+ " requests at once (" + server.description() + ") and the route already has " + limit
+						+ " connections: a larger pool cannot help; make the upstream faster or lower the callers'"
+						+ " concurrency.", observed);
+			}
+			reason.append(suggested).append(": in the last ").append(window).append(" callers to ").append(name)
+				.append(" waited for a connection ").append(percent(saturatedShare(summary)))
+				.append(" of the time, up to ").append(summary.peakPending).append(" at once, with all ")
+				.append(limit).append(" connections leased (peak demand ").append(summary.peakDemand)
+				.append(" concurrent calls; lease wait p99 ")
+				.append(observed.get("leaseWaitP99Millis")).append(" ms, ").append(summary.timeouts)
+				.append(" timed out, ").append(summary.rejected).append(" turned away).");
+			if (server != null) {
+				reason.append(' ').append(server.description());
+				reason.append(server.isLimited() ? ", so no route needs more than " + server.limit() + " connections."
+						: ", so the route's demand is bounded by the callers alone.");
+			}
+			if (suggested > maxTotal) {
+				reason.append(" Raise ").append(this.propertyPrefix).append("max-total (now ").append(maxTotal)
+					.append(") as well.");
+			}
+			reason.append(" Check first that the upstream can take ").append(suggested).append(" concurrent requests.");
+			if (summary.timeouts > 0 && this.pendingLimit.limit(route) < 0) {
+				reason.append(' ').append(summary.timeouts).append(" callers waited the whole connection-request-timeout"
+						+ " in vain: set ").append(this.pendingLimit.property(route))
+					.append(" (now unbounded) so that callers the route cannot serve in time fail at once instead"
+							+ " of holding their threads.");
+			}
+			return new RouteAdvice(name, RouteAdvice.Action.RAISE, property, limit, suggested, reason.toString(),
+					observed);
+		}
+		if (summary.leases > 0 && !waited && limit > 2 && summary.peakLeased * 2 < limit) {
+			int suggested = Math.max(2, (int) Math.ceil(summary.peakLeased * 1.5));
+			String reason = "Lower " + property + " from " + limit + " to about " + suggested + ": in the last " + window
+					+ " never more than " + summary.peakLeased + " of " + limit + " connections to " + name
+					+ " were in use at once and no caller waited; the limit allows " + (limit - summary.peakLeased)
+					+ " more connections than were ever needed, which a burst could open and the upstream would hold"
+					+ " for nothing (the suggestion keeps 50% headroom above the peak)."
+					+ (observedFor().compareTo(this.settings.window()) < 0 ? " The window is not full yet: act on this"
+							+ " advice once it covers a whole " + simple(this.settings.window()) + " of usual traffic." : "");
+			return new RouteAdvice(name, RouteAdvice.Action.LOWER, property, limit, suggested, reason, observed);
+		}
+		String reason = (summary.leases == 0) ? "Nothing to change: no call to " + name + " in the last " + window + "."
+				: "Nothing to change: in the last " + window + " at most " + summary.peakLeased + " of " + limit
+						+ " connections to " + name + " were in use at once and no caller waited.";
+		return new RouteAdvice(name, RouteAdvice.Action.NONE, null, limit, null, reason, observed);
+	}
+
+	/**
+	 * Return the connection churn over the window and what to do about it.
+	 * @return the figures and the advice
+	 */
+	public Map<String, Object> connectionAdvice() {
+		long index = this.slotIndex;
+		CounterSnapshot start = null;
+		for (CounterSnapshot snapshot : this.snapshots) {
+			if (snapshot != null && snapshot.index > index - RouteWindow.SLOTS
+					&& (start == null || snapshot.index < start.index)) {
+				start = snapshot;
+			}
+		}
+		CounterSnapshot now = snapshot(index);
+		if (start == null) {
+			start = now;
+		}
+		long opened = now.created - start.created;
+		long requests = now.acquired - start.acquired;
+		Map<String, Long> closed = new LinkedHashMap<>();
+		long closedTotal = 0;
+		CloseReason dominant = null;
+		long dominantCount = 0;
+		for (CloseReason reason : CloseReason.values()) {
+			long count = now.closed.getOrDefault(reason, 0L) - start.closed.getOrDefault(reason, 0L);
+			if (count > 0) {
+				closed.put(reason.tagValue(), count);
+				closedTotal += count;
+				if (count > dominantCount && reason != CloseReason.SHUTDOWN) {
+					dominant = reason;
+					dominantCount = count;
+				}
+			}
+		}
+		double minutes = Math.max(1.0 / 60, observedFor().toMillis() / 60_000.0);
+		double perConnection = (opened > 0) ? (double) requests / opened : 0;
+		Map<String, Object> figures = new LinkedHashMap<>();
+		figures.put("opened", opened);
+		figures.put("openedPerMinute", Math.round(opened / minutes * 10) / 10.0);
+		figures.put("requests", requests);
+		figures.put("requestsPerConnection", Math.round(perConnection * 10) / 10.0);
+		figures.put("closed", closed);
+		boolean churn = opened >= CHURN_MIN_CONNECTIONS && perConnection < CHURN_REQUESTS_PER_CONNECTION;
+		figures.put("churn", churn);
+		figures.put("advice", churn ? churnAdvice(opened, perConnection, dominant, dominantCount, closedTotal)
+				: "Nothing to change: connections are reused (" + figures.get("requestsPerConnection")
+						+ " requests per new connection in the last " + simple(observedFor()) + ").");
+		return figures;
+	}
+
+	private String churnAdvice(long opened, double perConnection, @Nullable CloseReason dominant, long dominantCount,
+			long closedTotal) {
+		String seen = String.format(Locale.ROOT, "Connections churn: %d opened in the last %s, %.1f requests each",
+				opened, simple(observedFor()), perConnection);
+		if (dominant == null) {
+			return seen + ". Look at the close reasons in http.client.pool.connections.closed.";
+		}
+		String share = dominantCount + " of " + closedTotal + " closed";
+		return seen + "; " + share + switch (dominant) {
+			case SERVER_CLOSE, NOT_REUSABLE -> " because the upstream ended them after the response ("
+					+ dominant.tagValue() + ": it sent 'Connection: close' or closed the socket" + announced()
+					+ "). The client cannot keep them longer than the upstream allows: enable or raise keep-alive"
+					+ " on the upstream or its load balancer.";
+			case EXPIRED -> " idle at the end of their keep-alive" + announced() + ". Raise " + this.propertyPrefix
+					+ "keep-alive.default-timeout (used when the upstream announces no timeout) or the upstream's"
+					+ " keep-alive timeout.";
+			case IDLE -> " by the evictor after " + this.propertyPrefix + "eviction.idle-timeout. Raise "
+					+ this.propertyPrefix + "eviction.idle-timeout.";
+			case TTL -> " at the end of their lifetime. Raise " + this.propertyPrefix + "time-to-live.";
+			case STALE -> " because the upstream had closed them while idle" + announced() + ". Lower "
+					+ this.propertyPrefix + "keep-alive.max-timeout below the upstream's idle timeout.";
+			default -> " (" + dominant.tagValue() + "). Look at http.client.pool.connections.closed.";
+		};
+	}
+
+	private String announced() {
+		ServerKeepAlives keepAlives = this.pool.serverKeepAlives();
+		for (HttpRoute route : this.routes.keySet()) {
+			ServerKeepAlives.Announcement announcement = keepAlives.get(route.getTargetHost());
+			if (announcement != null) {
+				return "; " + PoolMonitor.routeName(route) + " announced Keep-Alive: timeout="
+						+ announcement.keepAlive().toSeconds();
+			}
+		}
+		return "; no upstream announced a Keep-Alive timeout";
+	}
+
+	/**
+	 * Return the routes that spent at least the warning share of the window at their
+	 * limit with callers waiting and were not warned about in the last window, with
+	 * their advice, and note that they are warned about now.
+	 * @return the advice of the saturated routes
+	 */
+	List<RouteAdvice> takeWarnings() {
+		long index = this.slotIndex;
+		long now = System.nanoTime();
+		PoolingHttpClientConnectionManager manager = this.pool.connectionManager();
+		long windowNanos = this.settings.window().toNanos();
+		List<RouteAdvice> saturated = new ArrayList<>();
+		this.routes.forEach((route, window) -> {
+			if (window.warnedAtNanos != 0 && now - window.warnedAtNanos < windowNanos) {
+				return;
+			}
+			RouteWindow.Summary summary = window.summarize(index);
+			if (summary.saturatedNanos > 0 && summary.saturatedNanos >= windowNanos * this.settings.warningShare()) {
+				RouteAdvice advice = advise(route, summary, manager.getMaxPerRoute(route), manager.getMaxTotal());
+				if (advice.action() == RouteAdvice.Action.RAISE) {
+					window.warnedAtNanos = now;
+					saturated.add(advice);
+				}
+			}
+		});
+		return saturated;
+	}
+
+	private double saturatedShare(RouteWindow.Summary summary) {
+		long covered = Math.max(1, Math.min(System.nanoTime() - this.originNanos, this.settings.window().toNanos()));
+		return Math.min(1.0, (double) summary.saturatedNanos / covered);
+	}
+
+	private CounterSnapshot snapshot(long index) {
+		PoolMonitor monitor = this.pool.monitor();
+		if (monitor == null) {
+			return new CounterSnapshot(index, 0, 0, new EnumMap<>(CloseReason.class));
+		}
+		return new CounterSnapshot(index, monitor.createdConnections(), monitor.leases().get(LeaseOutcome.ACQUIRED),
+				monitor.closedConnections());
+	}
+
+	private static String percent(double share) {
+		return Math.round(share * 100) + "%";
+	}
+
+	static String simple(Duration duration) {
+		if (duration.toMillis() < 10_000) {
+			return String.format(Locale.ROOT, "%.1f s", duration.toMillis() / 1000.0);
+		}
+		long seconds = Math.round(duration.toMillis() / 1000.0);
+		if (seconds >= 60 && seconds % 60 == 0) {
+			return (seconds / 60) + " min";
+		}
+		return (seconds >= 60) ? (seconds / 60) + " min " + (seconds % 60) + " s" : seconds + " s";
+	}
+
+	private record CounterSnapshot(long index, long created, long acquired, Map<CloseReason, Long> closed) {
+
+	}
+
+	/**
+	 * How many callers may wait for a connection to a route, and the property that sets
+	 * it.
+	 */
+	public interface RoutePendingLimit {
+
+		/**
+		 * Return how many callers may wait for a connection to the route.
+		 * @param route the route
+		 * @return the limit, negative for none
+		 */
+		int limit(HttpRoute route);
+
+		/**
+		 * Return the property that sets the limit of the route.
+		 * @param route the route
+		 * @return the full property name
+		 */
+		String property(HttpRoute route);
+
+	}
+
+}

@@ -1,0 +1,86 @@
+package io.github.httppool.advisor.internal;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
+
+import io.github.httppool.pool.HttpPool;
+import io.github.httppool.pool.HttpPools;
+import io.github.httppool.pool.internal.DaemonScheduler;
+import io.github.httppool.pool.internal.PoolBackgroundTask;
+import io.github.httppool.pool.internal.PoolMonitor;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The advisors of every monitored pool, pools added later included: each samples its
+ * pool on the {@code http-pool-advisor} daemon thread and, unless warnings are off, logs
+ * one warning per saturated route and window.
+ *
+ * @since 0.1.0
+ */
+public class PoolAdvisors extends PoolBackgroundTask {
+
+	private final AdvisorSettings settings;
+
+	private final @Nullable ServerConcurrency serverConcurrency;
+
+	private final Function<HttpPool, PoolAdvisor> factory;
+
+	private final Map<String, PoolAdvisor> advisors = new ConcurrentHashMap<>();
+
+	/**
+	 * Create the advisors.
+	 * @param pools the pools
+	 * @param settings how the advisors work
+	 * @param serverConcurrency how many requests the web server handles at once, or
+	 * {@code null} if unknown
+	 * @param factory creates the advisor of a pool
+	 */
+	public PoolAdvisors(HttpPools pools, AdvisorSettings settings, @Nullable ServerConcurrency serverConcurrency,
+			Function<HttpPool, PoolAdvisor> factory) {
+		super(pools, "http-pool-advisor");
+		this.settings = settings;
+		this.serverConcurrency = serverConcurrency;
+		this.factory = factory;
+	}
+
+	@Override
+	protected void schedule(HttpPool pool, DaemonScheduler scheduler) {
+		PoolMonitor monitor = pool.monitor();
+		if (monitor == null) {
+			return;
+		}
+		PoolAdvisor advisor = this.advisors.computeIfAbsent(pool.name(), (name) -> {
+			PoolAdvisor created = this.factory.apply(pool);
+			monitor.addListener(created);
+			return created;
+		});
+		scheduler.scheduleWithFixedDelay(() -> {
+			if (!pool.isClosed()) {
+				advisor.sample();
+				if (this.settings.warnings()) {
+					AdviceLogger.logWarnings(advisor);
+				}
+			}
+		}, this.settings.sampleInterval());
+	}
+
+	/**
+	 * Return the advisor of a pool.
+	 * @param poolName the pool name
+	 * @return the advisor, or {@code null} if the pool has none (yet)
+	 */
+	public @Nullable PoolAdvisor get(String poolName) {
+		return this.advisors.get(poolName);
+	}
+
+	/**
+	 * Return how many requests the web server handles at once, as the advisors take it
+	 * into account.
+	 * @return the server's concurrency, or {@code null} if unknown
+	 */
+	public @Nullable ServerConcurrency serverConcurrency() {
+		return this.serverConcurrency;
+	}
+
+}

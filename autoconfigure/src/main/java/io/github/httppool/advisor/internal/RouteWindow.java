@@ -1,0 +1,215 @@
+package io.github.httppool.advisor.internal;
+
+import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.atomic.LongAdder;
+
+import io.github.httppool.pool.internal.LeaseOutcome;
+
+/**
+ * What one route of a pool went through over a rolling window, kept as a ring of
+ * {@value #SLOTS} slots. The sampler thread writes the sampled figures (leased and
+ * waiting callers) and moves to the next slot; callers only add their lease wait to
+ * the current slot's histogram, with one atomic increment.
+ */
+final class RouteWindow {
+
+	static final int SLOTS = 15;
+
+	/**
+	 * Lease waits under 64 µs fall into the first bucket; each power of two above has
+	 * four buckets (within 19%), up to about 4.5 minutes.
+	 */
+	private static final int SUB_BUCKETS = 4;
+
+	private static final int FIRST_POWER = 6;
+
+	private static final int BUCKETS = 1 + (28 - FIRST_POWER) * SUB_BUCKETS;
+
+	private final Slot[] slots = new Slot[SLOTS];
+
+	private volatile Slot current;
+
+	/** When the route was last seen with a connection or a caller, in sampler ticks. */
+	long lastActiveTick;
+
+	/** When the advisor last logged a warning about the route, 0 if never. */
+	long warnedAtNanos;
+
+	RouteWindow(long slotIndex) {
+		for (int i = 0; i < SLOTS; i++) {
+			this.slots[i] = new Slot();
+		}
+		this.current = this.slots[(int) (slotIndex % SLOTS)];
+		this.current.index = slotIndex;
+	}
+
+	void leaseEnded(long waitNanos, LeaseOutcome outcome) {
+		Slot slot = this.current;
+		if (outcome == LeaseOutcome.REJECTED) {
+			slot.rejected.increment();
+			return;
+		}
+		slot.waits.incrementAndGet(bucket(waitNanos / 1000));
+		if (outcome == LeaseOutcome.TIMEOUT) {
+			slot.timeouts.increment();
+		}
+	}
+
+	/**
+	 * Move to the slot of the given index, clearing it if it held an older one. Called by
+	 * the sampler thread only.
+	 */
+	void rotate(long slotIndex) {
+		Slot slot = this.slots[(int) (slotIndex % SLOTS)];
+		if (slot.index != slotIndex) {
+			slot.clear(slotIndex);
+		}
+		this.current = slot;
+	}
+
+	/**
+	 * Add one sample of the route's state to the current slot. Called by the sampler
+	 * thread only.
+	 */
+	void sample(int leased, int pending, int max, long sinceLastSampleNanos) {
+		Slot slot = this.current;
+		slot.peakLeased = Math.max(slot.peakLeased, leased);
+		slot.peakPending = Math.max(slot.peakPending, pending);
+		slot.peakDemand = Math.max(slot.peakDemand, leased + pending);
+		slot.max = max;
+		if (pending > 0 && leased >= max) {
+			slot.saturatedNanos += sinceLastSampleNanos;
+		}
+	}
+
+	/**
+	 * Sum up the slots of the window that ends with the given slot index.
+	 */
+	Summary summarize(long slotIndex) {
+		Summary summary = new Summary();
+		long[] waits = new long[BUCKETS];
+		for (Slot slot : this.slots) {
+			if (slot.index > slotIndex - SLOTS && slot.index <= slotIndex) {
+				summary.peakLeased = Math.max(summary.peakLeased, slot.peakLeased);
+				summary.peakPending = Math.max(summary.peakPending, slot.peakPending);
+				summary.peakDemand = Math.max(summary.peakDemand, slot.peakDemand);
+				summary.saturatedNanos += slot.saturatedNanos;
+				summary.timeouts += slot.timeouts.sum();
+				summary.rejected += slot.rejected.sum();
+				for (int i = 0; i < BUCKETS; i++) {
+					waits[i] += slot.waits.get(i);
+				}
+			}
+		}
+		long total = 0;
+		for (long count : waits) {
+			total += count;
+		}
+		summary.leases = total;
+		if (total > 0 && summary.peakLeased == 0) {
+			summary.peakLeased = 1;
+			summary.peakDemand = Math.max(summary.peakDemand, 1);
+		}
+		summary.leaseWaitP99Micros = percentile(waits, total, 0.99);
+		return summary;
+	}
+
+	static int bucket(long micros) {
+		if (micros < (1L << FIRST_POWER)) {
+			return 0;
+		}
+		int power = 63 - Long.numberOfLeadingZeros(micros);
+		int sub = (int) ((micros >>> (power - 2)) & (SUB_BUCKETS - 1));
+		int index = 1 + (power - FIRST_POWER) * SUB_BUCKETS + sub;
+		return Math.min(index, BUCKETS - 1);
+	}
+
+	/**
+	 * Return the upper bound of a bucket, in microseconds.
+	 */
+	static long upperBoundMicros(int bucket) {
+		if (bucket == 0) {
+			return 1L << FIRST_POWER;
+		}
+		int power = FIRST_POWER + (bucket - 1) / SUB_BUCKETS;
+		int sub = (bucket - 1) % SUB_BUCKETS;
+		return (1L << power) + ((sub + 1L) << (power - 2));
+	}
+
+	private static long percentile(long[] counts, long total, double quantile) {
+		if (total == 0) {
+			return 0;
+		}
+		long rank = (long) Math.ceil(total * quantile);
+		long seen = 0;
+		for (int i = 0; i < counts.length; i++) {
+			seen += counts[i];
+			if (seen >= rank) {
+				return upperBoundMicros(i);
+			}
+		}
+		return upperBoundMicros(counts.length - 1);
+	}
+
+	/**
+	 * One slot of the window.
+	 */
+	private static final class Slot {
+
+		volatile long index = -1;
+
+		final AtomicLongArray waits = new AtomicLongArray(BUCKETS);
+
+		final LongAdder timeouts = new LongAdder();
+
+		final LongAdder rejected = new LongAdder();
+
+		int peakLeased;
+
+		int peakPending;
+
+		int peakDemand;
+
+		int max;
+
+		long saturatedNanos;
+
+		void clear(long index) {
+			for (int i = 0; i < BUCKETS; i++) {
+				this.waits.set(i, 0);
+			}
+			this.timeouts.reset();
+			this.rejected.reset();
+			this.peakLeased = 0;
+			this.peakPending = 0;
+			this.peakDemand = 0;
+			this.saturatedNanos = 0;
+			this.index = index;
+		}
+
+	}
+
+	/**
+	 * The figures of a route over the window.
+	 */
+	static final class Summary {
+
+		int peakLeased;
+
+		int peakPending;
+
+		int peakDemand;
+
+		long saturatedNanos;
+
+		long timeouts;
+
+		long rejected;
+
+		long leases;
+
+		long leaseWaitP99Micros;
+
+	}
+
+}

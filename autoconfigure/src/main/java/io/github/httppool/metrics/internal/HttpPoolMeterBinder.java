@@ -1,0 +1,268 @@
+package io.github.httppool.metrics.internal;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.function.ToDoubleFunction;
+
+import io.github.httppool.pool.HttpPool;
+import io.github.httppool.pool.HttpPools;
+import io.github.httppool.pool.internal.CloseReason;
+import io.github.httppool.pool.internal.LeaseOutcome;
+import io.github.httppool.pool.internal.PoolListener;
+import io.github.httppool.pool.internal.PoolMonitor;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.binder.MeterBinder;
+import org.apache.hc.client5.http.HttpRoute;
+import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
+import org.apache.hc.core5.pool.PoolStats;
+
+import org.springframework.util.Assert;
+
+/**
+ * Binds the meters of every {@link HttpPool} (including pools created after start) to a
+ * {@link MeterRegistry}. Every meter is named {@value #PREFIX}{@code .*} and tagged with
+ * the pool name as {@code client}; see {@code docs/metrics.md} for the full list.
+ * <ul>
+ * <li>gauges of the whole pool: connections by {@code state} ({@code leased},
+ * {@code idle}), callers waiting ({@code pending}), the limit ({@code max}) and the
+ * number of routes;</li>
+ * <li>the same gauges per route ({@code route} tag, {@code scheme://host:port}) for at
+ * most {@code maxRoutes} routes per pool at a time, so that a gateway calling
+ * thousands of hosts does not create thousands of time series; totals are always kept.
+ * The meters of a route the pool no longer holds (its last connection closed) are
+ * removed, which frees its place for a new route, such as a new instance replacing an
+ * old one;</li>
+ * <li>a timer of every lease, by {@code outcome} ({@code acquired}, {@code timeout},
+ * {@code failed});</li>
+ * <li>counters of connections created, closed (by {@code reason}), failed to connect,
+ * and of possible leaks; timers of the TCP connect and the TLS handshake of new
+ * connections.</li>
+ * </ul>
+ * Lease, connection and leak meters need the pool's {@link PoolMonitor} and are absent
+ * for pools without one.
+ *
+ * @since 0.1.0
+ */
+public final class HttpPoolMeterBinder implements MeterBinder {
+
+	/**
+	 * The prefix of every meter name.
+	 */
+	public static final String PREFIX = "http.client.pool";
+
+	private final HttpPools pools;
+
+	private final int maxRoutes;
+
+	/**
+	 * Create a binder.
+	 * @param pools the pools to measure
+	 * @param maxRoutes the maximum number of routes per pool that get meters of their
+	 * own, zero for none
+	 */
+	public HttpPoolMeterBinder(HttpPools pools, int maxRoutes) {
+		Assert.isTrue(maxRoutes >= 0, "'maxRoutes' must not be negative");
+		this.pools = pools;
+		this.maxRoutes = maxRoutes;
+	}
+
+	@Override
+	public void bindTo(MeterRegistry registry) {
+		this.pools.forEachPool((pool) -> bind(registry, pool));
+	}
+
+	private void bind(MeterRegistry registry, HttpPool pool) {
+		Tags tags = Tags.of("client", pool.name());
+		PoolingHttpClientConnectionManager manager = pool.connectionManager();
+		gauge(registry, "connections", "Connections in the pool, by state: leased (in use) or idle (available"
+				+ " for reuse)", tags.and("state", "leased"), manager, (m) -> m.getTotalStats().getLeased());
+		gauge(registry, "connections", "Connections in the pool, by state: leased (in use) or idle (available"
+				+ " for reuse)", tags.and("state", "idle"), manager, (m) -> m.getTotalStats().getAvailable());
+		gauge(registry, "pending.leases", "Callers waiting for a connection because the pool or their route is at its"
+				+ " limit", tags, manager, (m) -> m.getTotalStats().getPending());
+		gauge(registry, "connections.max", "Maximum number of connections in the pool (max-total)", tags, manager,
+				PoolingHttpClientConnectionManager::getMaxTotal);
+		gauge(registry, "routes", "Routes (scheme, host, port) the pool currently holds connections or waiting"
+				+ " callers for", tags, manager, (m) -> m.getRoutes().size());
+		PoolMonitor monitor = pool.monitor();
+		if (monitor != null) {
+			monitor.addListener(new MeterListener(registry, tags, manager, this.maxRoutes));
+		}
+	}
+
+	private static <T> Gauge gauge(MeterRegistry registry, String name, String description, Tags tags, T state,
+			ToDoubleFunction<T> value) {
+		return Gauge.builder(PREFIX + "." + name, state, value)
+			.description(description)
+			.tags(tags)
+			.register(registry);
+	}
+
+	/**
+	 * Records a pool's events and registers per-route gauges for the first routes seen.
+	 */
+	private static final class MeterListener implements PoolListener {
+
+		private final MeterRegistry registry;
+
+		private final Tags tags;
+
+		private final PoolingHttpClientConnectionManager manager;
+
+		private final int maxRoutes;
+
+		private final Map<HttpRoute, List<Meter>> routes = new ConcurrentHashMap<>();
+
+		private final Timer[] leases = new Timer[LeaseOutcome.values().length];
+
+		private final Counter[] closed = new Counter[CloseReason.values().length];
+
+		private final Counter created;
+
+		private final Counter failed;
+
+		private final Counter leaks;
+
+		private final Timer connect;
+
+		private final Timer tlsHandshake;
+
+		MeterListener(MeterRegistry registry, Tags tags, PoolingHttpClientConnectionManager manager, int maxRoutes) {
+			this.registry = registry;
+			this.tags = tags;
+			this.manager = manager;
+			this.maxRoutes = maxRoutes;
+			for (LeaseOutcome outcome : LeaseOutcome.values()) {
+				this.leases[outcome.ordinal()] = Timer.builder(PREFIX + ".lease")
+					.description("Time callers waited to lease a connection from the pool, every lease counted"
+							+ " (queued or not), by outcome: acquired, timeout (pool exhausted), failed or rejected"
+							+ " (too many callers already waiting)")
+					.tags(tags)
+					.tag("outcome", outcome.tagValue())
+					.register(registry);
+			}
+			for (CloseReason reason : CloseReason.values()) {
+				this.closed[reason.ordinal()] = Counter.builder(PREFIX + ".connections.closed")
+					.description("Connections closed, by reason: expired, idle, ttl, stale, displaced, error,"
+							+ " server-close, not-reusable, unread-input, retired, shutdown")
+					.tags(tags)
+					.tag("reason", reason.tagValue())
+					.register(registry);
+			}
+			this.created = Counter.builder(PREFIX + ".connections.opened")
+				.description("Connections established (TCP connected); compare with requests to see reuse")
+				.tags(tags)
+				.register(registry);
+			this.failed = Counter.builder(PREFIX + ".connections.failed")
+				.description("Connection attempts that failed: unknown host, refused, connect timeout, TLS failure")
+				.tags(tags)
+				.register(registry);
+			this.leaks = Counter.builder(PREFIX + ".leaks")
+				.description("Connections leased longer than leak-detection-threshold")
+				.tags(tags)
+				.register(registry);
+			this.connect = Timer.builder(PREFIX + ".connections.connect")
+				.description("Time to establish the TCP connection of a new connection, DNS lookup excluded")
+				.tags(tags)
+				.register(registry);
+			this.tlsHandshake = Timer.builder(PREFIX + ".connections.tls.handshake")
+				.description("Time of the TLS handshake of a new connection, hostname verification included")
+				.tags(tags)
+				.register(registry);
+		}
+
+		@Override
+		public void leaseEnded(HttpRoute route, long waitNanos, LeaseOutcome outcome) {
+			this.leases[outcome.ordinal()].record(waitNanos, TimeUnit.NANOSECONDS);
+			if (this.maxRoutes > 0 && !this.routes.containsKey(route)) {
+				track(route);
+			}
+		}
+
+		private void track(HttpRoute route) {
+			synchronized (this.routes) {
+				if (this.routes.containsKey(route)) {
+					return;
+				}
+				if (this.routes.size() >= this.maxRoutes) {
+					routesRetained(this.manager.getRoutes());
+					if (this.routes.size() >= this.maxRoutes) {
+						return;
+					}
+				}
+				Tags routeTags = this.tags.and("route", PoolMonitor.routeName(route));
+				this.routes.put(route, List.of(
+						routeGauge("route.connections", "Connections to one route, by state: leased or idle",
+								routeTags.and("state", "leased"), route, PoolStats::getLeased),
+						routeGauge("route.connections", "Connections to one route, by state: leased or idle",
+								routeTags.and("state", "idle"), route, PoolStats::getAvailable),
+						routeGauge("route.pending", "Callers waiting for a connection to one route", routeTags, route,
+								PoolStats::getPending),
+						routeGauge("route.connections.max",
+								"Maximum number of connections to one route (max-per-route)", routeTags, route,
+								PoolStats::getMax)));
+			}
+		}
+
+		@Override
+		public void routesRetained(Set<HttpRoute> retained) {
+			synchronized (this.routes) {
+				// A route first leased after the caller's snapshot is in the pool by now.
+				Set<HttpRoute> current = this.manager.getRoutes();
+				this.routes.entrySet().removeIf((entry) -> {
+					if (retained.contains(entry.getKey()) || current.contains(entry.getKey())) {
+						return false;
+					}
+					entry.getValue().forEach(this.registry::remove);
+					return true;
+				});
+			}
+		}
+
+		private Meter routeGauge(String name, String description, Tags tags, HttpRoute route,
+				ToDoubleFunction<PoolStats> value) {
+			return gauge(this.registry, name, description, tags, this.manager,
+					(manager) -> value.applyAsDouble(manager.getStats(route)));
+		}
+
+		@Override
+		public void connectionCreated(long connectNanos) {
+			this.created.increment();
+			if (connectNanos >= 0) {
+				this.connect.record(connectNanos, TimeUnit.NANOSECONDS);
+			}
+		}
+
+		@Override
+		public void tlsHandshakeCompleted(long handshakeNanos) {
+			if (handshakeNanos >= 0) {
+				this.tlsHandshake.record(handshakeNanos, TimeUnit.NANOSECONDS);
+			}
+		}
+
+		@Override
+		public void connectFailed() {
+			this.failed.increment();
+		}
+
+		@Override
+		public void connectionClosed(CloseReason reason) {
+			this.closed[reason.ordinal()].increment();
+		}
+
+		@Override
+		public void leakDetected(HttpRoute route) {
+			this.leaks.increment();
+		}
+
+	}
+
+}

@@ -1,0 +1,80 @@
+package io.github.httppool.pool.internal;
+
+import java.util.Locale;
+
+/**
+ * Why a pooled connection was closed, as far as it is cheaply known.
+ *
+ * @since 0.1.0
+ */
+public enum CloseReason {
+
+	/**
+	 * Idle in the pool until its keep-alive time ran out.
+	 */
+	EXPIRED,
+
+	/**
+	 * Idle in the pool longer than {@code eviction.idle-timeout}; closed by the evictor.
+	 */
+	IDLE,
+
+	/**
+	 * Older than {@code time-to-live}; closed when it would have been reused.
+	 */
+	TTL,
+
+	/**
+	 * Found closed by the server when checked before reuse.
+	 */
+	STALE,
+
+	/**
+	 * Idle, closed by the pool to make room for a connection to another route because
+	 * {@code max-total} was reached.
+	 */
+	DISPLACED,
+
+	/**
+	 * An I/O error (timeout, reset, no response) on the connection during an exchange.
+	 */
+	ERROR,
+
+	/**
+	 * The server asked to close it ({@code Connection: close}).
+	 */
+	SERVER_CLOSE,
+
+	/**
+	 * Closed after an exchange without a known error, for instance a response that was
+	 * not read to the end or an error while reading the body.
+	 */
+	NOT_REUSABLE,
+
+	/**
+	 * The server sent more than the response it announced (bytes after the body, a second
+	 * response): closed instead of being reused, so that no caller reads another caller's
+	 * response.
+	 */
+	UNREAD_INPUT,
+
+	/**
+	 * Retired: closed after {@code HttpPool.retireConnections()} (the actuator endpoint's
+	 * write operation) or, while idle, because it existed at that moment.
+	 */
+	RETIRED,
+
+	/**
+	 * The pool was closed.
+	 */
+	SHUTDOWN;
+
+	/**
+	 * Return the value used as a tag and in JSON.
+	 * @return the lower-case name with dashes
+	 */
+	public String tagValue() {
+		return name().toLowerCase(Locale.ROOT).replace('_', '-');
+	}
+
+}

@@ -1,0 +1,61 @@
+package io.github.httppool.pool.internal;
+
+import java.util.List;
+import java.util.Locale;
+import java.util.regex.Pattern;
+
+import org.apache.hc.client5.http.impl.DefaultSchemePortResolver;
+import org.apache.hc.client5.http.impl.routing.DefaultRoutePlanner;
+import org.apache.hc.core5.http.HttpHost;
+import org.apache.hc.core5.http.protocol.HttpContext;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Route planner that sends requests through a configured HTTP proxy, except to hosts
+ * that match one of the non-proxy host patterns ({@code localhost}, {@code *.internal},
+ * {@code 10.*}: {@code *} matches any characters, as in the JVM's
+ * {@code http.nonProxyHosts}). HTTPS requests are tunnelled with {@code CONNECT}.
+ *
+ * @since 0.1.0
+ */
+public final class ConfiguredProxyRoutePlanner extends DefaultRoutePlanner {
+
+	private final HttpHost proxy;
+
+	private final List<Pattern> nonProxyHosts;
+
+	/**
+	 * Create a new route planner.
+	 * @param proxy the proxy
+	 * @param nonProxyHosts patterns of hosts that are reached directly
+	 */
+	public ConfiguredProxyRoutePlanner(HttpHost proxy, List<String> nonProxyHosts) {
+		super(DefaultSchemePortResolver.INSTANCE);
+		this.proxy = proxy;
+		this.nonProxyHosts = nonProxyHosts.stream().map(ConfiguredProxyRoutePlanner::toPattern).toList();
+	}
+
+	@Override
+	protected @Nullable HttpHost determineProxy(HttpHost target, HttpContext context) {
+		String host = target.getHostName().toLowerCase(Locale.ROOT);
+		for (Pattern pattern : this.nonProxyHosts) {
+			if (pattern.matcher(host).matches()) {
+				return null;
+			}
+		}
+		return this.proxy;
+	}
+
+	private static Pattern toPattern(String hostPattern) {
+		String[] parts = hostPattern.trim().toLowerCase(Locale.ROOT).split("\\*", -1);
+		StringBuilder regex = new StringBuilder();
+		for (int i = 0; i < parts.length; i++) {
+			if (i > 0) {
+				regex.append(".*");
+			}
+			regex.append(Pattern.quote(parts[i]));
+		}
+		return Pattern.compile(regex.toString());
+	}
+
+}

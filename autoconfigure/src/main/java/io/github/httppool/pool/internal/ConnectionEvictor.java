@@ -1,0 +1,52 @@
+package io.github.httppool.pool.internal;
+
+import io.github.httppool.pool.HttpPool;
+import io.github.httppool.pool.HttpPools;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
+/**
+ * Closes expired and long-idle connections of every {@link HttpPool} in the background,
+ * on one daemon thread named {@value #THREAD_NAME}, including pools added after start.
+ * <p>
+ * HttpClient's own evictor does nothing for a connection manager it does not own, which
+ * is the case for every pool here. The evictor stops in a late phase, after the web
+ * server's graceful shutdown, so it keeps pools tidy while in-flight calls finish.
+ *
+ * @since 0.1.0
+ */
+public final class ConnectionEvictor extends PoolBackgroundTask {
+
+	/**
+	 * The name of the evictor thread.
+	 */
+	public static final String THREAD_NAME = "http-pool-evictor";
+
+	private static final Log logger = LogFactory.getLog(ConnectionEvictor.class);
+
+	/**
+	 * Create a new evictor for the given pools.
+	 * @param pools the pools
+	 */
+	public ConnectionEvictor(HttpPools pools) {
+		super(pools, THREAD_NAME);
+	}
+
+	@Override
+	protected void schedule(HttpPool pool, DaemonScheduler scheduler) {
+		HttpPool.Eviction eviction = pool.eviction();
+		if (eviction != null) {
+			scheduler.scheduleWithFixedDelay(() -> evict(pool), eviction.interval());
+		}
+	}
+
+	private void evict(HttpPool pool) {
+		try {
+			pool.evict();
+		}
+		catch (RuntimeException ex) {
+			logger.warn("Could not evict connections of HTTP pool '" + pool.name() + "': " + ex);
+		}
+	}
+
+}

@@ -1,0 +1,120 @@
+package io.github.httppool.pool.internal;
+
+import java.time.Duration;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The single named daemon thread that one of the starter's background tasks (eviction,
+ * keep-warm, leak detection) runs on: started with its lifecycle bean, created only when
+ * the first task is scheduled, and stopped in order.
+ *
+ * @since 0.1.0
+ */
+public final class DaemonScheduler {
+
+	private final String threadName;
+
+	private final Duration stopTimeout;
+
+	private final Object monitor = new Object();
+
+	private boolean running;
+
+	private @Nullable ScheduledExecutorService executor;
+
+	private volatile @Nullable Thread thread;
+
+	/**
+	 * Create a scheduler.
+	 * @param threadName the name of its thread
+	 * @param stopTimeout how long {@link #stop()} waits for the thread to end
+	 */
+	public DaemonScheduler(String threadName, Duration stopTimeout) {
+		this.threadName = threadName;
+		this.stopTimeout = stopTimeout;
+	}
+
+	/**
+	 * Start accepting tasks.
+	 * @return {@code true} if the scheduler was stopped and is now running
+	 */
+	public boolean start() {
+		synchronized (this.monitor) {
+			if (this.running) {
+				return false;
+			}
+			this.running = true;
+			return true;
+		}
+	}
+
+	/**
+	 * Run a task repeatedly, with the given delay between runs, while the scheduler runs;
+	 * does nothing when it is stopped.
+	 * @param task the task
+	 * @param delay the delay before the first run and between runs
+	 */
+	public void scheduleWithFixedDelay(Runnable task, Duration delay) {
+		synchronized (this.monitor) {
+			if (!this.running) {
+				return;
+			}
+			if (this.executor == null) {
+				ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1, (runnable) -> {
+					Thread thread = new Thread(runnable, this.threadName);
+					thread.setDaemon(true);
+					this.thread = thread;
+					return thread;
+				});
+				executor.setRemoveOnCancelPolicy(true);
+				this.executor = executor;
+			}
+			long millis = Milliseconds.of(delay);
+			this.executor.scheduleWithFixedDelay(task, millis, millis, TimeUnit.MILLISECONDS);
+		}
+	}
+
+	/**
+	 * Stop: cancel every task, interrupt the running one and wait for the thread to end.
+	 */
+	public void stop() {
+		ScheduledExecutorService executor;
+		synchronized (this.monitor) {
+			this.running = false;
+			executor = this.executor;
+			this.executor = null;
+		}
+		if (executor == null) {
+			return;
+		}
+		executor.shutdownNow();
+		long deadline = System.nanoTime() + this.stopTimeout.toNanos();
+		try {
+			executor.awaitTermination(this.stopTimeout.toMillis(), TimeUnit.MILLISECONDS);
+			Thread thread = this.thread;
+			long remainingMillis = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+			if (thread != null && thread != Thread.currentThread() && remainingMillis > 0) {
+				// the executor reports termination just before its thread ends
+				thread.join(remainingMillis);
+			}
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
+	/**
+	 * Return whether the scheduler accepts tasks.
+	 * @return whether it runs
+	 */
+	public boolean isRunning() {
+		synchronized (this.monitor) {
+			return this.running;
+		}
+	}
+
+}

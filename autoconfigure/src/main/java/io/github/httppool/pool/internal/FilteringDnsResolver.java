@@ -1,0 +1,65 @@
+package io.github.httppool.pool.internal;
+
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
+import java.util.Arrays;
+import java.util.List;
+
+import org.apache.hc.client5.http.DnsResolver;
+
+import org.springframework.boot.http.client.InetAddressFilter;
+
+/**
+ * {@link DnsResolver} that drops the addresses an {@link InetAddressFilter} does not
+ * match, so that Spring Boot's {@code spring.http.clients} address filtering keeps
+ * working on the starter's pools.
+ *
+ * @since 0.1.0
+ */
+public final class FilteringDnsResolver implements DnsResolver {
+
+	private final DnsResolver delegate;
+
+	private final InetAddressFilter filter;
+
+	/**
+	 * Create a new resolver.
+	 * @param delegate the resolver that looks addresses up
+	 * @param filter the filter that addresses must match
+	 */
+	public FilteringDnsResolver(DnsResolver delegate, InetAddressFilter filter) {
+		this.delegate = delegate;
+		this.filter = filter;
+	}
+
+	@Override
+	public InetAddress[] resolve(String host) throws UnknownHostException {
+		InetAddress[] allowed = Arrays.stream(this.delegate.resolve(host))
+			.filter(this.filter::matches)
+			.toArray(InetAddress[]::new);
+		return requireAny(host, allowed.length, allowed);
+	}
+
+	@Override
+	public List<InetSocketAddress> resolve(String host, int port) throws UnknownHostException {
+		List<InetSocketAddress> allowed = this.delegate.resolve(host, port)
+			.stream()
+			.filter((address) -> this.filter.matches(address.getAddress()))
+			.toList();
+		return requireAny(host, allowed.size(), allowed);
+	}
+
+	@Override
+	public String resolveCanonicalHostname(String host) throws UnknownHostException {
+		return this.delegate.resolveCanonicalHostname(host);
+	}
+
+	private static <T> T requireAny(String host, int count, T addresses) throws UnknownHostException {
+		if (count == 0) {
+			throw new UnknownHostException(host + ": every address is excluded by the configured InetAddressFilter");
+		}
+		return addresses;
+	}
+
+}

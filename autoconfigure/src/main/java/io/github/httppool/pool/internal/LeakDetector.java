@@ -1,0 +1,84 @@
+package io.github.httppool.pool.internal;
+
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+
+import io.github.httppool.pool.HttpPool;
+import io.github.httppool.pool.HttpPools;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
+/**
+ * Reports connections leased longer than their pool's leak detection threshold: one
+ * WARN per lease with the stack trace of the code that leased it, and one INFO when it
+ * is released after all. Checks run on one daemon thread named {@value #THREAD_NAME},
+ * created only when a pool has a threshold, for every pool including those added
+ * after start.
+ *
+ * @since 0.1.0
+ */
+public final class LeakDetector extends PoolBackgroundTask {
+
+	/**
+	 * The name of the leak detection thread.
+	 */
+	public static final String THREAD_NAME = "http-pool-leak-detector";
+
+	private static final Log logger = LogFactory.getLog(LeakDetector.class);
+
+	/**
+	 * Create a detector for the given pools.
+	 * @param pools the pools
+	 */
+	public LeakDetector(HttpPools pools) {
+		super(pools, THREAD_NAME);
+	}
+
+	@Override
+	protected void schedule(HttpPool pool, DaemonScheduler scheduler) {
+		PoolMonitor poolMonitor = pool.monitor();
+		Duration threshold = (poolMonitor != null) ? poolMonitor.options().leakDetectionThreshold() : null;
+		if (poolMonitor == null || threshold == null) {
+			return;
+		}
+		long period = Math.max(10, Math.min(threshold.toMillis() / 4, 1000));
+		scheduler.scheduleWithFixedDelay(() -> check(poolMonitor, threshold), Duration.ofMillis(period));
+	}
+
+	/**
+	 * Report the pool's leases that are older than the threshold and not yet reported.
+	 * @param poolMonitor the pool's monitor
+	 * @param threshold the threshold
+	 */
+	static void check(PoolMonitor poolMonitor, Duration threshold) {
+		try {
+			long now = System.nanoTime();
+			long thresholdNanos = threshold.toNanos();
+			for (PoolMonitor.Lease lease : poolMonitor.currentLeases()) {
+				if (!lease.reported && now - lease.leasedAtNanos >= thresholdNanos) {
+					lease.reported = true;
+					poolMonitor.leakDetected(lease);
+					logger.warn("Possible connection leak in HTTP pool '" + poolMonitor.name() + "': a connection to "
+							+ PoolMonitor.routeName(lease.route) + " has been leased for "
+							+ TimeUnit.NANOSECONDS.toMillis(now - lease.leasedAtNanos) + " ms, longer than "
+							+ poolMonitor.options().propertyPrefix() + "leak-detection-threshold ("
+							+ threshold.toMillis() + " ms). The stack trace shows the code that leased it;"
+							+ " close every response (or its body stream) once it is read.", lease.site);
+				}
+			}
+		}
+		catch (RuntimeException ex) {
+			logger.warn("Leak detection failed for HTTP pool '" + poolMonitor.name() + "': " + ex);
+		}
+	}
+
+	static void logReturned(PoolMonitor poolMonitor, PoolMonitor.Lease lease, long nowNanos) {
+		if (logger.isInfoEnabled()) {
+			String thread = (lease.site != null) ? lease.site.getMessage() : "";
+			logger.info("Connection to " + PoolMonitor.routeName(lease.route) + " of HTTP pool '"
+					+ poolMonitor.name() + "', reported as a possible leak, was released after "
+					+ TimeUnit.NANOSECONDS.toMillis(nowNanos - lease.leasedAtNanos) + " ms (" + thread + ").");
+		}
+	}
+
+}

@@ -1,0 +1,42 @@
+package io.github.httppool.pool.internal;
+
+import java.time.Duration;
+import java.time.temporal.ChronoUnit;
+
+/**
+ * Converts durations to the milliseconds HttpClient and the JDK's schedulers work in,
+ * rounding up: a positive duration shorter than a millisecond becomes one millisecond,
+ * never zero, which HttpClient takes as "no timeout".
+ *
+ * @since 0.1.0
+ */
+public final class Milliseconds {
+
+	private Milliseconds() {
+	}
+
+	/**
+	 * Return the duration rounded up to whole milliseconds; zero and negative durations
+	 * are returned as they are.
+	 * @param duration the duration
+	 * @return the rounded duration
+	 */
+	public static Duration roundUp(Duration duration) {
+		if (duration.isNegative() || duration.isZero()) {
+			return duration;
+		}
+		Duration truncated = duration.truncatedTo(ChronoUnit.MILLIS);
+		return truncated.equals(duration) ? duration : truncated.plusMillis(1);
+	}
+
+	/**
+	 * Return the duration in milliseconds, rounded up: at least 1 for a positive
+	 * duration.
+	 * @param duration the duration
+	 * @return the milliseconds
+	 */
+	public static long of(Duration duration) {
+		return roundUp(duration).toMillis();
+	}
+
+}

@@ -1,0 +1,155 @@
+package io.github.httppool.pool.internal;
+
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+import java.util.function.ToIntFunction;
+
+import io.github.httppool.pool.HttpPoolExhaustedException;
+import org.apache.hc.client5.http.HttpRoute;
+import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
+import org.apache.hc.core5.http.ConnectionRequestTimeoutException;
+import org.apache.hc.core5.pool.PoolStats;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Bounds how many callers may wait for a connection to one route: when as many callers
+ * as the route's limit already wait, the next one is turned away at once with an
+ * {@link HttpPoolExhaustedException} instead of queueing for a connection it would most
+ * likely not get within the connection request timeout.
+ * <p>
+ * The request path pays one map lookup and two atomic updates per lease; the pool's own
+ * count of waiting callers is read only when the route's callers outnumber the limit.
+ * What it keeps per route is forgotten with the route.
+ *
+ * @since 0.1.0
+ */
+public final class PendingLeaseLimiter implements PoolListener {
+
+	/**
+	 * The limit that means "no limit".
+	 */
+	public static final int UNBOUNDED = -1;
+
+	private final String poolName;
+
+	private final Function<HttpRoute, String> connectionLimitProperty;
+
+	private final Function<HttpRoute, String> limitProperty;
+
+	private final PoolingHttpClientConnectionManager pool;
+
+	private final ToIntFunction<HttpRoute> limits;
+
+	private final Map<HttpRoute, RouteLeases> routes = new ConcurrentHashMap<>();
+
+	/**
+	 * Create a limiter.
+	 * @param poolName the pool name, for messages
+	 * @param pool the pool whose waiting callers are bounded
+	 * @param limits the limit of each route, {@link #UNBOUNDED} for none
+	 * @param limitProperty the property that sets the limit of each route, for messages
+	 * @param connectionLimitProperty the property that sets the connection limit of each
+	 * route, for messages
+	 */
+	public PendingLeaseLimiter(String poolName, PoolingHttpClientConnectionManager pool,
+			ToIntFunction<HttpRoute> limits, Function<HttpRoute, String> limitProperty,
+			Function<HttpRoute, String> connectionLimitProperty) {
+		this.poolName = poolName;
+		this.limitProperty = limitProperty;
+		this.connectionLimitProperty = connectionLimitProperty;
+		this.pool = pool;
+		this.limits = limits;
+	}
+
+	/**
+	 * Admit a caller that is about to lease a connection to a route, or turn it away.
+	 * An admitted caller must be {@link #leave(RouteLeases) released} once its lease ends.
+	 * @param route the route
+	 * @return the route's count to release, or {@code null} if the caller is turned away
+	 */
+	@Nullable RouteLeases enter(HttpRoute route) {
+		RouteLeases leases = this.routes.get(route);
+		if (leases == null) {
+			leases = this.routes.computeIfAbsent(route, this::newRouteLeases);
+		}
+		int inFlight = leases.inFlight.incrementAndGet();
+		if (leases.limit >= 0 && inFlight > leases.limit && this.pool.getStats(route).getPending() >= leases.limit) {
+			leases.inFlight.decrementAndGet();
+			return null;
+		}
+		return leases;
+	}
+
+	private RouteLeases newRouteLeases(HttpRoute route) {
+		return new RouteLeases(this.limits.applyAsInt(route));
+	}
+
+	/**
+	 * Release a caller admitted by {@link #enter(HttpRoute)}.
+	 * @param leases what {@code enter} returned
+	 */
+	static void leave(RouteLeases leases) {
+		leases.inFlight.decrementAndGet();
+	}
+
+	/**
+	 * Return the limit of a route.
+	 * @param route the route
+	 * @return the limit, {@link #UNBOUNDED} for none
+	 */
+	public int limit(HttpRoute route) {
+		return this.limits.applyAsInt(route);
+	}
+
+	/**
+	 * Build the exception for a caller turned away.
+	 * @param route the route
+	 * @return the exception
+	 */
+	HttpPoolExhaustedException rejected(HttpRoute route) {
+		int limit = this.limits.applyAsInt(route);
+		String property = this.limitProperty.apply(route);
+		PoolStats stats = this.pool.getStats(route);
+		String message = "HTTP pool '" + this.poolName + "' is exhausted: " + limit
+				+ " callers already wait for a connection to " + PoolMonitor.routeName(route) + " (" + stats.getLeased()
+				+ "/" + stats.getMax() + " leased), the most " + property + " allows;"
+				+ " this call was turned away without waiting. Raise " + property
+				+ " if callers may queue longer, or " + this.connectionLimitProperty.apply(route) + " (now "
+				+ stats.getMax() + ") if the upstream can take more concurrent requests.";
+		return new HttpPoolExhaustedException(this.poolName, route, 0, message,
+				new ConnectionRequestTimeoutException(limit + " callers already waiting"));
+	}
+
+	@Override
+	public void routesRetained(Set<HttpRoute> retained) {
+		this.routes.entrySet()
+			.removeIf((entry) -> !retained.contains(entry.getKey()) && entry.getValue().inFlight.get() == 0);
+	}
+
+	/**
+	 * Return the number of routes the limiter keeps a count for.
+	 * @return the number of routes
+	 */
+	int trackedRoutes() {
+		return this.routes.size();
+	}
+
+	/**
+	 * The callers of one route between the start and the end of their lease.
+	 */
+	static final class RouteLeases {
+
+		final int limit;
+
+		final AtomicInteger inFlight = new AtomicInteger();
+
+		RouteLeases(int limit) {
+			this.limit = limit;
+		}
+
+	}
+
+}

@@ -1,0 +1,78 @@
+package io.github.httppool.pool.internal;
+
+import java.time.Duration;
+
+import io.github.httppool.pool.HttpPool;
+import io.github.httppool.pool.HttpPools;
+
+import org.springframework.context.SmartLifecycle;
+
+/**
+ * Background work for every {@link HttpPool} of an {@link HttpPools}, pools added after
+ * start included, on one daemon thread for all of them. It starts before and stops after
+ * the web server and its graceful shutdown, so that it keeps working while in-flight
+ * calls finish.
+ *
+ * @since 0.1.0
+ */
+public abstract class PoolBackgroundTask implements SmartLifecycle {
+
+	/**
+	 * The lifecycle phase: started before and stopped after the web server and its
+	 * graceful shutdown.
+	 */
+	public static final int PHASE = SmartLifecycle.DEFAULT_PHASE - 4096;
+
+	private final HttpPools pools;
+
+	private final DaemonScheduler scheduler;
+
+	private boolean listening;
+
+	/**
+	 * Create a new task.
+	 * @param pools the pools
+	 * @param threadName the name of the daemon thread
+	 */
+	protected PoolBackgroundTask(HttpPools pools, String threadName) {
+		this.pools = pools;
+		this.scheduler = new DaemonScheduler(threadName, Duration.ofSeconds(5));
+	}
+
+	@Override
+	public final synchronized void start() {
+		if (!this.scheduler.start()) {
+			return;
+		}
+		if (!this.listening) {
+			this.listening = true;
+			this.pools.forEachPool((pool) -> schedule(pool, this.scheduler));
+		}
+		else {
+			this.pools.all().forEach((pool) -> schedule(pool, this.scheduler));
+		}
+	}
+
+	/**
+	 * Schedule the work for one pool, if it needs any.
+	 * @param pool the pool
+	 * @param scheduler the scheduler of the task's thread
+	 */
+	protected abstract void schedule(HttpPool pool, DaemonScheduler scheduler);
+
+	@Override
+	public final void stop() {
+		this.scheduler.stop();
+	}
+
+	@Override
+	public final boolean isRunning() {
+		return this.scheduler.isRunning();
+	}
+
+	@Override
+	public final int getPhase() {
+		return PHASE;
+	}
+
+}

@@ -1,0 +1,570 @@
+package io.github.httppool.pool.internal;
+
+import java.time.Duration;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Function;
+
+import io.github.httppool.pool.HttpPoolExhaustedException;
+import org.apache.hc.client5.http.HttpRoute;
+import org.apache.hc.client5.http.classic.ExecChainHandler;
+import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
+import org.apache.hc.client5.http.io.ConnectionEndpoint;
+import org.apache.hc.client5.http.io.HttpClientConnectionManager;
+import org.apache.hc.client5.http.io.ManagedHttpClientConnection;
+import org.apache.hc.core5.http.ConnectionRequestTimeoutException;
+import org.apache.hc.core5.http.io.HttpConnectionFactory;
+import org.apache.hc.core5.pool.PoolStats;
+import org.apache.hc.core5.util.TimeValue;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.util.Assert;
+
+/**
+ * The observability hub of one pool. It decorates the pool's connection factory (to
+ * count and time new connections and learn why they close) and the connection manager
+ * the HTTP client leases from (to time every lease, track leased connections for leak
+ * detection, and turn a pool timeout into an
+ * {@link HttpPoolExhaustedException}), keeps running totals, and hands every event to
+ * the registered {@link PoolListener listeners}, such as the Micrometer binder. It needs
+ * no Micrometer.
+ * <p>
+ * Wiring, in this order: {@link #connectionFactory()} into the
+ * connection manager builder, {@link #connectionManager(PoolingHttpClientConnectionManager)}
+ * and {@link #exhaustionHandler()} into the HTTP client builder.
+ *
+ * @since 0.1.0
+ */
+public final class PoolMonitor {
+
+	private static final PoolListener[] NO_LISTENERS = {};
+
+	private static final long CLOCK_TOLERANCE_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
+
+	/**
+	 * How much shorter than the time to live a connection may live, in per cent.
+	 */
+	static final int LIFETIME_SPREAD_PERCENT = 5;
+
+	static final double LIFETIME_SPREAD = LIFETIME_SPREAD_PERCENT / 100.0;
+
+	private volatile Function<HttpRoute, TimeValue> timeToLive = (route) -> TimeValue.NEG_ONE_MILLISECOND;
+
+	/**
+	 * What the connection manager tells the connections on the current thread: the
+	 * keep-alive of the connection being released (read by its {@code passivate()},
+	 * which runs inside the release) and whether HttpClient is validating a leased
+	 * connection (time to live, staleness). One object per thread, so that the hot path
+	 * makes one lookup and no allocation.
+	 */
+	static final ThreadLocal<ThreadState> threadState = ThreadLocal.withInitial(ThreadState::new);
+
+	private final String name;
+
+	private final Options options;
+
+	private volatile PoolListener[] listeners = NO_LISTENERS;
+
+	private volatile @Nullable PoolingHttpClientConnectionManager pool;
+
+	private final LongAdder created = new LongAdder();
+
+	private final LongAdder tlsHandshakes = new LongAdder();
+
+	private final LongAdder connectFailures = new LongAdder();
+
+	private final LongAdder leaks = new LongAdder();
+
+	private final Map<CloseReason, LongAdder> closed = new EnumMap<>(CloseReason.class);
+
+	private final Map<LeaseOutcome, LongAdder> leaseCounts = new EnumMap<>(LeaseOutcome.class);
+
+	private final Map<ConnectionEndpoint, Lease> leases = new ConcurrentHashMap<>();
+
+	private volatile @Nullable PendingLeaseLimiter pendingLeaseLimiter;
+
+	private volatile long retireMarkNanos;
+
+	private volatile boolean retired;
+
+	/**
+	 * Create a monitor.
+	 * @param name the pool name, used in messages and as the {@code client} tag
+	 * @param options what the monitor needs to know about the pool's settings
+	 */
+	public PoolMonitor(String name, Options options) {
+		Assert.hasText(name, "'name' must not be empty");
+		this.name = name;
+		this.options = options;
+		for (CloseReason reason : CloseReason.values()) {
+			this.closed.put(reason, new LongAdder());
+		}
+		for (LeaseOutcome outcome : LeaseOutcome.values()) {
+			this.leaseCounts.put(outcome, new LongAdder());
+		}
+	}
+
+	/**
+	 * Return the pool name.
+	 * @return the name
+	 */
+	public String name() {
+		return this.name;
+	}
+
+	/**
+	 * Return the options the monitor was created with.
+	 * @return the options
+	 */
+	public Options options() {
+		return this.options;
+	}
+
+	/**
+	 * Return the connection factory for the pool's connection manager: its connections
+	 * are counted and timed, their closing is classified, and a connection that holds
+	 * bytes the server sent beyond its response is closed instead of being reused.
+	 * @return the connection factory
+	 */
+	public HttpConnectionFactory<ManagedHttpClientConnection> connectionFactory() {
+		return new MonitoredConnectionFactory(this);
+	}
+
+	/**
+	 * Tell the monitor each route's time to live, so that every connection lives its own
+	 * share of it (up to {@value #LIFETIME_SPREAD_PERCENT}% less) and connections opened
+	 * together are not all renewed at once.
+	 * @param timeToLive the time to live of a route; negative for none
+	 */
+	public void timeToLive(Function<HttpRoute, TimeValue> timeToLive) {
+		this.timeToLive = timeToLive;
+	}
+
+	/**
+	 * Bound how many callers may wait for a connection to one route; the limiter is also
+	 * registered as a listener, to forget the routes the pool forgets.
+	 * @param limiter the limiter
+	 */
+	public void limitPendingLeases(PendingLeaseLimiter limiter) {
+		this.pendingLeaseLimiter = limiter;
+		addListener(limiter);
+	}
+
+	@Nullable PendingLeaseLimiter pendingLeaseLimiter() {
+		return this.pendingLeaseLimiter;
+	}
+
+	long timeToLiveNanos(HttpRoute route) {
+		TimeValue value = this.timeToLive.apply(route);
+		return (value != null && value.getDuration() > 0) ? value.getTimeUnit().toNanos(value.getDuration()) : -1;
+	}
+
+	/**
+	 * Return the connection manager that the pool's HTTP client must lease from: it
+	 * delegates to the pool, times leases and tracks leased connections. The first pool
+	 * given is the one this monitor reports on.
+	 * @param pool the pool
+	 * @return the decorating connection manager
+	 */
+	public HttpClientConnectionManager connectionManager(PoolingHttpClientConnectionManager pool) {
+		bind(pool);
+		return new MonitoredConnectionManager(this, pool);
+	}
+
+	/**
+	 * Return the exec chain handler that turns HttpClient's terse pool timeout into an
+	 * {@link HttpPoolExhaustedException}; add it to the HTTP client's exec chain before
+	 * {@code CONNECT}.
+	 * @return the handler
+	 */
+	public ExecChainHandler exhaustionHandler() {
+		return new PoolExhaustionHandler(this);
+	}
+
+	/**
+	 * Set the pool this monitor reports on, if none is set yet.
+	 * @param pool the pool
+	 */
+	public void bind(PoolingHttpClientConnectionManager pool) {
+		synchronized (this) {
+			if (this.pool == null) {
+				this.pool = pool;
+			}
+		}
+	}
+
+	/**
+	 * Register a listener for the pool's events.
+	 * @param listener the listener
+	 */
+	public void addListener(PoolListener listener) {
+		synchronized (this) {
+			PoolListener[] current = this.listeners;
+			PoolListener[] updated = new PoolListener[current.length + 1];
+			System.arraycopy(current, 0, updated, 0, current.length);
+			updated[current.length] = listener;
+			this.listeners = updated;
+		}
+	}
+
+	/**
+	 * Note that every connection that exists now is being retired (closed now if idle,
+	 * else not reused once released), so that their closing is counted as
+	 * {@link CloseReason#RETIRED}. Called by {@code HttpPool.retireConnections()}.
+	 */
+	public void retiring() {
+		this.retireMarkNanos = System.nanoTime();
+		this.retired = true;
+	}
+
+	/**
+	 * Return the number of connections established since start.
+	 * @return the count
+	 */
+	public long createdConnections() {
+		return this.created.sum();
+	}
+
+	/**
+	 * Return the number of TLS handshakes completed since start.
+	 * @return the count
+	 */
+	public long tlsHandshakes() {
+		return this.tlsHandshakes.sum();
+	}
+
+	/**
+	 * Return the number of connection attempts that failed since start.
+	 * @return the count
+	 */
+	public long connectFailures() {
+		return this.connectFailures.sum();
+	}
+
+	/**
+	 * Return the number of connections closed since start, by reason.
+	 * @return the counts, in {@link CloseReason} order
+	 */
+	public Map<CloseReason, Long> closedConnections() {
+		Map<CloseReason, Long> counts = new EnumMap<>(CloseReason.class);
+		this.closed.forEach((reason, count) -> counts.put(reason, count.sum()));
+		return counts;
+	}
+
+	/**
+	 * Return the number of lease attempts since start, by outcome.
+	 * @return the counts, in {@link LeaseOutcome} order
+	 */
+	public Map<LeaseOutcome, Long> leases() {
+		Map<LeaseOutcome, Long> counts = new EnumMap<>(LeaseOutcome.class);
+		this.leaseCounts.forEach((outcome, count) -> counts.put(outcome, count.sum()));
+		return counts;
+	}
+
+	/**
+	 * Return the number of leases reported as possible leaks since start.
+	 * @return the count
+	 */
+	public long detectedLeaks() {
+		return this.leaks.sum();
+	}
+
+	/**
+	 * Return how long the longest-held connection that is currently leased has been
+	 * held. Leases are tracked only with leak detection.
+	 * @return the duration, zero if none is leased or leases are not tracked
+	 */
+	public Duration longestLease() {
+		long now = System.nanoTime();
+		long longest = 0;
+		for (Lease lease : this.leases.values()) {
+			longest = Math.max(longest, now - lease.leasedAtNanos);
+		}
+		return Duration.ofNanos(longest);
+	}
+
+	/**
+	 * Return the current leases, for leak detection.
+	 * @return the leases
+	 */
+	Collection<Lease> currentLeases() {
+		return Collections.unmodifiableCollection(this.leases.values());
+	}
+
+	// ------------------------------------------------------------------ events
+
+	void leaseEnded(HttpRoute route, long waitNanos, LeaseOutcome outcome) {
+		this.leaseCounts.get(outcome).increment();
+		for (PoolListener listener : this.listeners) {
+			listener.leaseEnded(route, waitNanos, outcome);
+		}
+	}
+
+	/**
+	 * Return whether leases are tracked: only with leak detection, since tracking costs
+	 * a map entry and a stack trace per lease.
+	 */
+	boolean tracksLeases() {
+		return this.options.leakDetectionThreshold() != null;
+	}
+
+	void leased(ConnectionEndpoint endpoint, HttpRoute route, long nowNanos) {
+		this.leases.put(endpoint, new Lease(route, nowNanos, new LeaseSite(Thread.currentThread().getName())));
+	}
+
+	/**
+	 * Forget a lease at release.
+	 */
+	void released(ConnectionEndpoint endpoint) {
+		Lease lease = this.leases.remove(endpoint);
+		if (lease != null && lease.reported) {
+			LeakDetector.logReturned(this, lease, System.nanoTime());
+		}
+	}
+
+	void leakDetected(Lease lease) {
+		this.leaks.increment();
+		for (PoolListener listener : this.listeners) {
+			listener.leakDetected(lease.route);
+		}
+	}
+
+	void connectionCreated(long connectNanos) {
+		this.created.increment();
+		for (PoolListener listener : this.listeners) {
+			listener.connectionCreated(connectNanos);
+		}
+	}
+
+	void tlsHandshakeCompleted(long handshakeNanos) {
+		this.tlsHandshakes.increment();
+		for (PoolListener listener : this.listeners) {
+			listener.tlsHandshakeCompleted(handshakeNanos);
+		}
+	}
+
+	void connectFailed() {
+		this.connectFailures.increment();
+		for (PoolListener listener : this.listeners) {
+			listener.connectFailed();
+		}
+	}
+
+	/**
+	 * Tell the listeners which routes the pool still holds, after a clean-up, so that
+	 * they forget the others.
+	 * @param routes the routes the pool still holds
+	 */
+	public void routesRetained(Set<HttpRoute> routes) {
+		for (PoolListener listener : this.listeners) {
+			listener.routesRetained(routes);
+		}
+	}
+
+	void connectionClosed(CloseReason reason) {
+		this.closed.get(reason).increment();
+		for (PoolListener listener : this.listeners) {
+			listener.connectionClosed(reason);
+		}
+	}
+
+	/**
+	 * Classify the close of an established connection.
+	 */
+	CloseReason closeReason(MonitoredConnection connection, long nowNanos) {
+		PoolingHttpClientConnectionManager pool = this.pool;
+		if (pool != null && pool.isClosed()) {
+			return CloseReason.SHUTDOWN;
+		}
+		CloseReason discardReason = connection.discardReason;
+		if (discardReason != null) {
+			return discardReason;
+		}
+		if (connection.stale) {
+			return CloseReason.STALE;
+		}
+		if (connection.error) {
+			return CloseReason.ERROR;
+		}
+		if (!connection.idle) {
+			return connection.serverClose ? CloseReason.SERVER_CLOSE : CloseReason.NOT_REUSABLE;
+		}
+		if (this.retired && connection.connectedAtNanos - this.retireMarkNanos < 0) {
+			return CloseReason.RETIRED;
+		}
+		if (threadState.get().validatingLease) {
+			return CloseReason.TTL;
+		}
+		Duration idleTimeout = this.options.idleTimeout();
+		// The pool times idle connections in milliseconds from a timestamp taken just
+		// before passivate(): allow for that clock's granularity.
+		long idleNanos = nowNanos - connection.idleSinceNanos + CLOCK_TOLERANCE_NANOS;
+		if (idleTimeout != null && idleNanos >= idleTimeout.toNanos()) {
+			return CloseReason.IDLE;
+		}
+		if (connection.keepAliveNanos >= 0 && idleNanos >= connection.keepAliveNanos) {
+			return CloseReason.EXPIRED;
+		}
+		Duration ttl = this.options.timeToLive();
+		if (ttl != null && nowNanos - connection.connectedAtNanos >= ttl.toNanos()) {
+			return CloseReason.TTL;
+		}
+		return CloseReason.DISPLACED;
+	}
+
+	/**
+	 * Build the exception for a caller that timed out waiting for a connection.
+	 * @param route the route the caller asked for
+	 * @param waitedNanos how long it waited
+	 * @param cause HttpClient's exception
+	 * @return the exception to throw instead
+	 */
+	HttpPoolExhaustedException exhausted(HttpRoute route, long waitedNanos, ConnectionRequestTimeoutException cause) {
+		PoolingHttpClientConnectionManager pool = this.pool;
+		long waitedMillis = TimeUnit.NANOSECONDS.toMillis(waitedNanos);
+		if (pool == null) {
+			return new HttpPoolExhaustedException(this.name, route, waitedMillis,
+					"HTTP pool '" + this.name + "' could not lease a connection to " + routeName(route)
+							+ " within " + waitedMillis + " ms. Raise " + this.options.propertyPrefix()
+							+ "connection-request-timeout or the pool's limits.",
+					cause);
+		}
+		PoolStats routeStats = pool.getStats(route);
+		PoolStats total = pool.getTotalStats();
+		int routeMax = pool.getMaxPerRoute(route);
+		String prefix = this.options.propertyPrefix();
+		StringBuilder message = new StringBuilder(320);
+		message.append("HTTP pool '").append(this.name).append("' is exhausted: no connection to ")
+			.append(routeName(route)).append(" could be leased within ").append(waitedMillis).append(" ms. ");
+		message.append("Route: ").append(routeStats.getLeased()).append('/').append(routeMax).append(" leased, ")
+			.append(routeStats.getPending()).append(" waiting; pool: ").append(total.getLeased())
+			.append('/').append(total.getMax()).append(" leased, ").append(total.getPending())
+			.append(" waiting. ");
+		if (routeStats.getLeased() >= routeMax) {
+			message.append("Raise ").append(prefix).append("max-per-route (now ").append(routeMax)
+				.append(") if the upstream can take more concurrent requests");
+		}
+		else if (total.getLeased() >= total.getMax()) {
+			message.append("Raise ").append(prefix).append("max-total (now ").append(total.getMax())
+				.append(") so that busy routes do not starve each other");
+		}
+		else {
+			message.append("Connections were freed too late; raise ").append(prefix)
+				.append("connection-request-timeout if callers may wait longer");
+		}
+		message.append(", or make calls to the upstream faster (").append(prefix)
+			.append("response-timeout). Free connections by closing every response.");
+		return new HttpPoolExhaustedException(this.name, route, waitedMillis, message.toString(), cause);
+	}
+
+	/**
+	 * Return the name of a route as used in tags, messages and JSON:
+	 * {@code scheme://host:port}, with {@code via proxy} for proxied routes.
+	 * @param route the route
+	 * @return the name
+	 */
+	public static String routeName(HttpRoute route) {
+		org.apache.hc.core5.http.HttpHost target = route.getTargetHost();
+		StringBuilder name = new StringBuilder(48).append(target.getSchemeName()).append("://")
+			.append(target.getHostName());
+		if (target.getPort() >= 0) {
+			name.append(':').append(target.getPort());
+		}
+		org.apache.hc.core5.http.HttpHost proxy = route.getProxyHost();
+		if (proxy != null) {
+			name.append(" via ").append(proxy.getHostName()).append(':').append(proxy.getPort());
+		}
+		return name.toString();
+	}
+
+	@Override
+	public String toString() {
+		return "PoolMonitor[" + this.name + "]";
+	}
+
+	/**
+	 * What a monitor needs to know about its pool's settings.
+	 *
+	 * @param propertyPrefix the prefix of the client's properties, such as
+	 * {@code http.pool.} or {@code http.pool.clients.partner.}, for messages
+	 * @param timeToLive the connections' maximum lifetime, or {@code null} for none
+	 * @param idleTimeout the idle time after which the evictor closes a connection, or
+	 * {@code null} without eviction
+	 * @param leakDetectionThreshold how long a connection may be leased before it is
+	 * reported as a possible leak, or {@code null} for no leak detection
+	 * @param settings the pool's effective settings, for the actuator endpoint
+	 */
+	public record Options(String propertyPrefix, @Nullable Duration timeToLive, @Nullable Duration idleTimeout,
+			@Nullable Duration leakDetectionThreshold, Map<String, Object> settings) {
+
+		/**
+		 * Create a new instance.
+		 * @param propertyPrefix the prefix of the client's properties
+		 * @param timeToLive the connections' maximum lifetime
+		 * @param idleTimeout the evictor's idle timeout
+		 * @param leakDetectionThreshold the leak detection threshold
+		 * @param settings the pool's effective settings
+		 */
+		public Options {
+			settings = Collections.unmodifiableMap(new LinkedHashMap<>(settings));
+		}
+
+	}
+
+	/**
+	 * Per-thread hand-over between the connection manager and the connections.
+	 */
+	static final class ThreadState {
+
+		@Nullable TimeValue releaseKeepAlive;
+
+		boolean validatingLease;
+
+		/** The time to live of the route being leased, -1 if none. */
+		long leaseTimeToLiveNanos = -1;
+
+		/** Set when the connection just leased must be closed and another leased. */
+		boolean leasedToDiscard;
+
+	}
+
+	/**
+	 * A leased connection.
+	 */
+	static final class Lease {
+
+		final HttpRoute route;
+
+		final long leasedAtNanos;
+
+		final @Nullable Throwable site;
+
+		volatile boolean reported;
+
+		Lease(HttpRoute route, long leasedAtNanos, @Nullable Throwable site) {
+			this.route = route;
+			this.leasedAtNanos = leasedAtNanos;
+			this.site = site;
+		}
+
+	}
+
+	/**
+	 * The stack trace of the code that leased a connection.
+	 */
+	static final class LeaseSite extends Exception {
+
+		LeaseSite(String thread) {
+			super("Connection leased here by thread '" + thread + "'");
+		}
+
+	}
+
+}

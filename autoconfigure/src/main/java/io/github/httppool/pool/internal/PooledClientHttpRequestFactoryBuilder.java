@@ -1,0 +1,170 @@
+package io.github.httppool.pool.internal;
+
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+import org.apache.hc.client5.http.classic.HttpClient;
+import org.apache.hc.client5.http.config.RequestConfig;
+import org.apache.hc.client5.http.cookie.BasicCookieStore;
+import org.apache.hc.client5.http.cookie.CookieStore;
+import org.apache.hc.client5.http.cookie.StandardCookieSpec;
+import org.apache.hc.client5.http.protocol.HttpClientContext;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.boot.http.client.ClientHttpRequestFactoryBuilder;
+import org.springframework.boot.http.client.HttpClientSettings;
+import org.springframework.boot.http.client.HttpCookieHandling;
+import org.springframework.boot.http.client.HttpRedirects;
+import org.springframework.http.client.HttpComponentsClientHttpRequestFactory;
+
+/**
+ * {@link ClientHttpRequestFactoryBuilder} whose request factories all share managed
+ * pools instead of creating a new HttpClient and a new pool on every build, which is what
+ * Spring Boot's own builder does for each injected {@code RestClient.Builder} and each
+ * {@code RestTemplateBuilder.build()}.
+ * <p>
+ * The {@link HttpClientSettings} given to {@link #build(HttpClientSettings)} are compared
+ * with the baseline settings the pools were made for. Settings that differ and can be
+ * applied per request (connect and read timeouts, redirects, cookie handling) are applied
+ * to the request factory alone; settings that need other connections (an SSL bundle, an
+ * address filter) are resolved to another pool by the given function.
+ * <p>
+ * Cookies are never kept by the pooled clients, which serve every caller. A request
+ * factory whose settings enable cookie handling keeps them in a store of its own, shared
+ * only by the users of the one client built on it.
+ *
+ * @since 0.1.0
+ */
+public final class PooledClientHttpRequestFactoryBuilder
+		implements ClientHttpRequestFactoryBuilder<HttpComponentsClientHttpRequestFactory> {
+
+	private final HttpClientSettings baseline;
+
+	private final Function<HttpClientSettings, HttpClient> httpClients;
+
+	private final @Nullable Consumer<HttpComponentsClientHttpRequestFactory> customizer;
+
+	/**
+	 * Create a new builder.
+	 * @param baseline the settings the pools were made for; usually Spring Boot's
+	 * {@code spring.http.clients} settings
+	 * @param httpClients returns the pooled client to use for the given settings
+	 */
+	public PooledClientHttpRequestFactoryBuilder(HttpClientSettings baseline,
+			Function<HttpClientSettings, HttpClient> httpClients) {
+		this(baseline, httpClients, null);
+	}
+
+	/**
+	 * Create a new builder whose request factories are customized.
+	 * @param baseline the settings the pools were made for; usually Spring Boot's
+	 * {@code spring.http.clients} settings
+	 * @param httpClients returns the pooled client to use for the given settings
+	 * @param customizer applied to every request factory built, or {@code null}
+	 */
+	public PooledClientHttpRequestFactoryBuilder(HttpClientSettings baseline,
+			Function<HttpClientSettings, HttpClient> httpClients,
+			@Nullable Consumer<HttpComponentsClientHttpRequestFactory> customizer) {
+		this.baseline = baseline;
+		this.httpClients = httpClients;
+		this.customizer = customizer;
+	}
+
+	@Override
+	public HttpComponentsClientHttpRequestFactory build(@Nullable HttpClientSettings settings) {
+		HttpClientSettings effective = (settings != null) ? settings : this.baseline;
+		HttpClient httpClient = this.httpClients.apply(effective);
+		PooledClientHttpRequestFactory factory = new PooledClientHttpRequestFactory(httpClient,
+				new RequestOverrides(this.baseline, effective));
+		if (keepsCookies(effective.cookieHandling())) {
+			CookieStore cookieStore = new BasicCookieStore();
+			factory.setHttpContextFactory((method, uri) -> {
+				HttpClientContext context = HttpClientContext.create();
+				context.setCookieStore(cookieStore);
+				return context;
+			});
+		}
+		if (this.customizer != null) {
+			this.customizer.accept(factory);
+		}
+		return factory;
+	}
+
+	private static boolean keepsCookies(@Nullable HttpCookieHandling cookieHandling) {
+		return cookieHandling == HttpCookieHandling.ENABLE || cookieHandling == HttpCookieHandling.ENABLE_WHEN_POSSIBLE;
+	}
+
+	/**
+	 * The per-request settings that differ from the baseline.
+	 */
+	private static final class RequestOverrides {
+
+		private final @Nullable Duration connectTimeout;
+
+		private final @Nullable Duration readTimeout;
+
+		private final @Nullable HttpRedirects redirects;
+
+		private final @Nullable HttpCookieHandling cookieHandling;
+
+		RequestOverrides(HttpClientSettings baseline, HttpClientSettings settings) {
+			this.connectTimeout = changed(baseline.connectTimeout(), settings.connectTimeout());
+			this.readTimeout = changed(baseline.readTimeout(), settings.readTimeout());
+			this.redirects = changed(baseline.redirects(), settings.redirects());
+			this.cookieHandling = changed(baseline.cookieHandling(), settings.cookieHandling());
+		}
+
+		private static <T> @Nullable T changed(@Nullable T baseline, @Nullable T value) {
+			return (value != null && !Objects.equals(baseline, value)) ? value : null;
+		}
+
+		boolean isEmpty() {
+			return this.connectTimeout == null && this.readTimeout == null && this.redirects == null
+					&& this.cookieHandling == null;
+		}
+
+		@SuppressWarnings("deprecation") // the per-request connect timeout is still honoured
+		RequestConfig applyTo(RequestConfig config) {
+			RequestConfig.Builder builder = RequestConfig.copy(config);
+			if (this.connectTimeout != null) {
+				builder.setConnectTimeout(Milliseconds.of(this.connectTimeout), TimeUnit.MILLISECONDS);
+			}
+			if (this.readTimeout != null) {
+				builder.setResponseTimeout(Milliseconds.of(this.readTimeout), TimeUnit.MILLISECONDS);
+			}
+			if (this.redirects != null) {
+				builder.setRedirectsEnabled(this.redirects != HttpRedirects.DONT_FOLLOW);
+			}
+			if (this.cookieHandling != null) {
+				builder.setCookieSpec((this.cookieHandling != HttpCookieHandling.DISABLE) ? StandardCookieSpec.STRICT
+						: StandardCookieSpec.IGNORE);
+			}
+			return builder.build();
+		}
+
+	}
+
+	/**
+	 * Request factory on a shared pooled client, applying per-request overrides.
+	 */
+	private static final class PooledClientHttpRequestFactory extends HttpComponentsClientHttpRequestFactory {
+
+		private final RequestOverrides overrides;
+
+		PooledClientHttpRequestFactory(HttpClient httpClient, RequestOverrides overrides) {
+			super(httpClient);
+			this.overrides = overrides;
+		}
+
+		@Override
+		protected RequestConfig mergeRequestConfig(RequestConfig clientConfig) {
+			RequestConfig config = this.overrides.isEmpty() ? clientConfig : this.overrides.applyTo(clientConfig);
+			return super.mergeRequestConfig(config);
+		}
+
+	}
+
+}

@@ -1,0 +1,44 @@
+package io.github.httppool.pool.internal;
+
+import java.io.IOException;
+import java.net.Socket;
+import java.util.concurrent.atomic.AtomicReference;
+
+import javax.net.ssl.SSLSocket;
+
+import org.apache.hc.client5.http.ssl.TlsSocketStrategy;
+import org.apache.hc.core5.http.protocol.HttpContext;
+
+/**
+ * {@link TlsSocketStrategy} whose TLS material can be replaced while the pool runs, so
+ * that connections opened after a certificate rotation use the new material.
+ *
+ * @since 0.1.0
+ */
+public final class ReloadableTlsSocketStrategy implements TlsSocketStrategy {
+
+	private final AtomicReference<TlsSocketStrategy> delegate;
+
+	/**
+	 * Create a new strategy.
+	 * @param initial the strategy to use until the first reload
+	 */
+	public ReloadableTlsSocketStrategy(TlsSocketStrategy initial) {
+		this.delegate = new AtomicReference<>(initial);
+	}
+
+	/**
+	 * Use the given strategy for every connection opened from now on.
+	 * @param strategy the new strategy
+	 */
+	public void reload(TlsSocketStrategy strategy) {
+		this.delegate.set(strategy);
+	}
+
+	@Override
+	public SSLSocket upgrade(Socket socket, String target, int port, Object attachment, HttpContext context)
+			throws IOException {
+		return this.delegate.get().upgrade(socket, target, port, attachment, context);
+	}
+
+}

@@ -1,0 +1,60 @@
+package io.github.httppool.pool.internal;
+
+import java.util.Map;
+
+import org.apache.hc.client5.http.HttpRoute;
+import org.apache.hc.client5.http.config.ConnectionConfig;
+import org.apache.hc.core5.function.Resolver;
+import org.apache.hc.core5.util.TimeValue;
+
+/**
+ * Resolves the {@link ConnectionConfig} of a route: the pool's defaults, or a per-host
+ * override, with the time to live shortened while {@link ConnectionRetirement retired}
+ * connections may still be pooled.
+ *
+ * @since 0.1.0
+ */
+public final class RouteConnectionConfigResolver implements Resolver<HttpRoute, ConnectionConfig> {
+
+	private final ConnectionConfig defaults;
+
+	private final RouteKey[] keys;
+
+	private final ConnectionConfig[] configs;
+
+	private final ConnectionRetirement retirement;
+
+	/**
+	 * Create a new resolver.
+	 * @param defaults the configuration of routes without an override
+	 * @param overrides configurations by route key, checked in order
+	 * @param retirement the pool's retirement marker
+	 */
+	public RouteConnectionConfigResolver(ConnectionConfig defaults, Map<RouteKey, ConnectionConfig> overrides,
+			ConnectionRetirement retirement) {
+		this.defaults = defaults;
+		this.keys = overrides.keySet().toArray(RouteKey[]::new);
+		this.configs = overrides.values().toArray(ConnectionConfig[]::new);
+		this.retirement = retirement;
+	}
+
+	@Override
+	public ConnectionConfig resolve(HttpRoute route) {
+		ConnectionConfig config = this.defaults;
+		for (int i = 0; i < this.keys.length; i++) {
+			if (this.keys[i].matches(route.getTargetHost())) {
+				config = this.configs[i];
+				break;
+			}
+		}
+		if (!this.retirement.isActive()) {
+			return config;
+		}
+		TimeValue timeToLive = this.retirement.timeToLive(config.getTimeToLive());
+		if (timeToLive.equals(config.getTimeToLive())) {
+			return config;
+		}
+		return ConnectionConfig.copy(config).setTimeToLive(timeToLive).build();
+	}
+
+}

@@ -1,0 +1,65 @@
+package io.github.httppool.pool.internal;
+
+import java.io.IOException;
+import java.net.Socket;
+import java.util.Map;
+
+import javax.net.ssl.SSLSocket;
+
+import org.apache.hc.client5.http.ssl.TlsSocketStrategy;
+import org.apache.hc.core5.http.HttpHost;
+import org.apache.hc.core5.http.protocol.HttpContext;
+
+/**
+ * {@link TlsSocketStrategy} that upgrades a connection with the TLS material of its
+ * upstream: the strategy of the first {@link RouteKey} that matches the TLS target, else
+ * the pool's default. The choice depends on the target host and port alone, which are
+ * part of the pool's route, so every pooled connection of a route was made with that
+ * route's material and is never leased for another upstream.
+ *
+ * @since 0.1.0
+ */
+public final class RouteTlsSocketStrategy implements TlsSocketStrategy {
+
+	private static final int DEFAULT_HTTPS_PORT = 443;
+
+	private final TlsSocketStrategy defaults;
+
+	private final RouteKey[] keys;
+
+	private final TlsSocketStrategy[] strategies;
+
+	/**
+	 * Create a new strategy.
+	 * @param defaults the strategy of upstreams without one of their own
+	 * @param overrides strategies by route key, checked in order
+	 */
+	public RouteTlsSocketStrategy(TlsSocketStrategy defaults, Map<RouteKey, ? extends TlsSocketStrategy> overrides) {
+		this.defaults = defaults;
+		this.keys = overrides.keySet().toArray(RouteKey[]::new);
+		this.strategies = overrides.values().toArray(TlsSocketStrategy[]::new);
+	}
+
+	/**
+	 * Return the strategy that connections to a TLS target are upgraded with.
+	 * @param target the host name the TLS session is for
+	 * @param port the port, or {@code -1} for 443
+	 * @return the strategy
+	 */
+	public TlsSocketStrategy strategyFor(String target, int port) {
+		HttpHost host = new HttpHost("https", target, (port != -1) ? port : DEFAULT_HTTPS_PORT);
+		for (int i = 0; i < this.keys.length; i++) {
+			if (this.keys[i].matches(host)) {
+				return this.strategies[i];
+			}
+		}
+		return this.defaults;
+	}
+
+	@Override
+	public SSLSocket upgrade(Socket socket, String target, int port, Object attachment, HttpContext context)
+			throws IOException {
+		return strategyFor(target, port).upgrade(socket, target, port, attachment, context);
+	}
+
+}

@@ -1,0 +1,119 @@
+package io.github.httppool.pool.internal;
+
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+import org.apache.hc.client5.http.HttpRoute;
+import org.apache.hc.core5.http.HttpHost;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * What the servers of one pool announced about keeping connections alive: per target
+ * host, the keep-alive time granted from the server's {@code Keep-Alive: timeout=N}
+ * (after the safety margin and the caps) and when the last response with it arrived.
+ * {@link ServerAwareKeepAliveStrategy} records; keep-warm reads it to replace kept
+ * connections before the server closes them, instead of extending them.
+ *
+ * @since 0.1.0
+ */
+public final class ServerKeepAlives {
+
+	private final ConcurrentHashMap<HttpHost, Announcement> announcements = new ConcurrentHashMap<>();
+
+	/**
+	 * Record a response whose server announced a keep-alive timeout.
+	 * @param target the target host of the response's route
+	 * @param keepAliveMillis the keep-alive time granted to the connection
+	 */
+	void record(HttpHost target, long keepAliveMillis) {
+		long now = System.nanoTime();
+		Announcement announcement = this.announcements.get(target);
+		if (announcement == null || announcement.keepAliveMillis != keepAliveMillis) {
+			this.announcements.put(target, new Announcement(keepAliveMillis, now));
+		}
+		else {
+			announcement.lastResponseNanos = now;
+		}
+	}
+
+	/**
+	 * Return what the server of a target host last announced.
+	 * @param target the target host of a route
+	 * @return the announcement, or {@code null} if its responses announced no keep-alive
+	 * timeout so far
+	 */
+	public @Nullable Announcement get(HttpHost target) {
+		return this.announcements.get(target);
+	}
+
+	/**
+	 * Forget the announcements of hosts that none of the given routes leads to.
+	 * @param routes the routes the pool still holds
+	 */
+	public void retain(Set<HttpRoute> routes) {
+		retain(routes, System.nanoTime());
+	}
+
+	/**
+	 * Forget the announcements of hosts that none of the given routes leads to, except
+	 * those recorded since the routes were read: a request to a new host may record its
+	 * announcement after the pool's routes were read and before they are applied here.
+	 * @param routes the routes the pool still holds
+	 * @param readAtNanos when reading the routes began, as {@link System#nanoTime()}
+	 */
+	public void retain(Set<HttpRoute> routes, long readAtNanos) {
+		if (this.announcements.isEmpty()) {
+			return;
+		}
+		Set<HttpHost> targets = new HashSet<>();
+		for (HttpRoute route : routes) {
+			targets.add(route.getTargetHost());
+		}
+		this.announcements.entrySet()
+			.removeIf((entry) -> !targets.contains(entry.getKey())
+					&& entry.getValue().lastResponseNanos - readAtNanos < 0);
+	}
+
+	/**
+	 * Return how many hosts have an announcement recorded.
+	 * @return the number of hosts
+	 */
+	public int size() {
+		return this.announcements.size();
+	}
+
+	/**
+	 * A server's announced keep-alive, as granted to its connections.
+	 */
+	public static final class Announcement {
+
+		private final long keepAliveMillis;
+
+		private volatile long lastResponseNanos;
+
+		Announcement(long keepAliveMillis, long lastResponseNanos) {
+			this.keepAliveMillis = keepAliveMillis;
+			this.lastResponseNanos = lastResponseNanos;
+		}
+
+		/**
+		 * Return how long a connection of this server is kept after a response.
+		 * @return the keep-alive time
+		 */
+		public Duration keepAlive() {
+			return Duration.ofMillis(this.keepAliveMillis);
+		}
+
+		/**
+		 * Return when the last response with this announcement arrived.
+		 * @return the time, as {@link System#nanoTime()}
+		 */
+		public long lastResponseNanos() {
+			return this.lastResponseNanos;
+		}
+
+	}
+
+}
