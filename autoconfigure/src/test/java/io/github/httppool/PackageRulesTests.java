@@ -1,11 +1,16 @@
 package io.github.httppool;
 
+import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.library.dependencies.SliceAssignment;
+import com.tngtech.archunit.library.dependencies.SliceIdentifier;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+import static com.tngtech.archunit.base.DescribedPredicate.not;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
@@ -13,7 +18,8 @@ import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.sli
 /**
  * The library's packages form layers: {@code pool} at the bottom, each concern above it
  * ({@code metrics}, {@code warmup}, {@code actuate}) depending only downwards, and
- * {@code autoconfigure} on top wiring the beans.
+ * {@code autoconfigure} on top wiring the beans. A package named {@code internal} belongs to
+ * the layer of its parent package.
  */
 class PackageRulesTests {
 
@@ -45,16 +51,16 @@ class PackageRulesTests {
 
 	@Test
 	void noPackagesDependOnEachOtherInACycle() {
-		slices().matching("io.github.httppool.(**)").should().beFreeOfCycles().check(classes);
+		slices().assignedFrom(new PackagesWithTheirInternals()).should().beFreeOfCycles().check(classes);
 	}
 
 	@Test
 	void theAutoConfigurationRootDoesNotReachIntoItsConcernPackages() {
 		noClasses().that()
-			.resideInAPackage("io.github.httppool.autoconfigure")
+			.resideInAnyPackage("io.github.httppool.autoconfigure", "io.github.httppool.autoconfigure.internal..")
 			.should()
-			.dependOnClassesThat()
-			.resideInAnyPackage("io.github.httppool.autoconfigure.*..")
+			.dependOnClassesThat(resideInAPackage("io.github.httppool.autoconfigure.*..")
+				.and(not(resideInAPackage("io.github.httppool.autoconfigure.internal.."))))
 			.check(classes);
 	}
 
@@ -86,6 +92,30 @@ class PackageRulesTests {
 			.dependOnClassesThat()
 			.resideInAnyPackage("org.springframework.boot.autoconfigure..", "org.springframework.boot.context.properties..")
 			.check(classes);
+	}
+
+	/**
+	 * One slice per package of the library, a package named {@code internal} counted with
+	 * its parent: {@code pool} and {@code pool.internal} are one slice.
+	 */
+	private static final class PackagesWithTheirInternals implements SliceAssignment {
+
+		private static final String ROOT = "io.github.httppool.";
+
+		@Override
+		public SliceIdentifier getIdentifierOf(JavaClass javaClass) {
+			String packageName = javaClass.getPackageName();
+			if (!packageName.startsWith(ROOT)) {
+				return SliceIdentifier.ignore();
+			}
+			return SliceIdentifier.of(packageName.substring(ROOT.length()).replaceAll("\\.internal(\\..*)?$", ""));
+		}
+
+		@Override
+		public String getDescription() {
+			return "packages of io.github.httppool, each with its internal package";
+		}
+
 	}
 
 }

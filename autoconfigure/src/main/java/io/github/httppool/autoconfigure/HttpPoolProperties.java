@@ -4,8 +4,6 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-import io.github.httppool.autoconfigure.internal.HttpPoolClients;
-
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
@@ -13,7 +11,7 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * settings of the default client, the named clients, and switches that apply to all.
  * <p>
  * Invalid values fail start-up with a report that names every invalid property, its
- * value and the fix (see {@link HttpPoolClients#resolve}).
+ * value and the fix (see {@link InvalidHttpPoolPropertyException}).
  *
  * @since 0.1.0
  */
