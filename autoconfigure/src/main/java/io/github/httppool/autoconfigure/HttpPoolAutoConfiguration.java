@@ -4,6 +4,7 @@ import java.util.List;
 
 import io.github.httppool.pool.ConnectionEvictor;
 import io.github.httppool.pool.HttpPools;
+import org.apache.hc.client5.http.DnsResolver;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
 import org.jspecify.annotations.Nullable;
@@ -77,12 +78,14 @@ public final class HttpPoolAutoConfiguration {
 	HttpPoolAutoConfiguration(ObjectProvider<HttpClientSettings> httpClientSettings,
 			ObjectProvider<SslBundles> sslBundles,
 			ObjectProvider<HttpPoolConnectionManagerCustomizer> connectionManagerCustomizers,
-			ObjectProvider<HttpPoolHttpClientCustomizer> httpClientCustomizers) {
+			ObjectProvider<HttpPoolHttpClientCustomizer> httpClientCustomizers,
+			ObjectProvider<DnsResolver> dnsResolver) {
 		this.baseline = httpClientSettings.getIfAvailable(HttpClientSettings::defaults);
 		this.sslBundles = sslBundles.getIfAvailable();
 		this.factory = new HttpPoolFactory(this.baseline, this.sslBundles,
 				new HttpPoolBuilderCustomizers(connectionManagerCustomizers.orderedStream().toList(),
-						httpClientCustomizers.orderedStream().toList()));
+						httpClientCustomizers.orderedStream().toList()),
+				dnsResolver.getIfUnique());
 	}
 
 	@Bean

@@ -1,5 +1,6 @@
 package io.github.httppool.autoconfigure;
 
+import io.github.httppool.pool.AddressBalancer;
 import io.github.httppool.pool.CallDeadlineHandler;
 import io.github.httppool.pool.ConnectionFailureRetryStrategy;
 import io.github.httppool.pool.ConnectionRetirement;
@@ -13,6 +14,7 @@ import io.github.httppool.pool.RouteConnectionConfigResolver;
 import io.github.httppool.pool.ServerKeepAlives;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.apache.hc.client5.http.DnsResolver;
 import org.apache.hc.client5.http.auth.CredentialsProvider;
 import org.apache.hc.client5.http.impl.ChainElement;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
@@ -45,11 +47,19 @@ final class HttpPoolFactory {
 
 	private final HttpPoolBuilderCustomizers customizers;
 
+	private final @Nullable DnsResolver dnsResolver;
+
 	HttpPoolFactory(HttpClientSettings baseline, @Nullable SslBundles sslBundles,
 			HttpPoolBuilderCustomizers customizers) {
+		this(baseline, sslBundles, customizers, null);
+	}
+
+	HttpPoolFactory(HttpClientSettings baseline, @Nullable SslBundles sslBundles, HttpPoolBuilderCustomizers customizers,
+			@Nullable DnsResolver dnsResolver) {
 		this.baseline = baseline;
 		this.sslBundles = sslBundles;
 		this.customizers = customizers;
+		this.dnsResolver = dnsResolver;
 	}
 
 	HttpClientSettings baseline() {
@@ -115,6 +125,9 @@ final class HttpPoolFactory {
 			ConnectionRetirement retirement, PoolMonitor monitor) {
 		RouteConnectionConfigResolver connectionConfigs = new RouteConnectionConfigResolver(mapper.connectionConfig(),
 				mapper.routeConnectionConfigs(), retirement);
+		AddressBalancer addresses = mapper
+			.addressBalancer(HttpPoolPropertiesMapper.dnsResolver(this.dnsResolver, addressFilter));
+		monitor.addresses(addresses);
 		PoolingHttpClientConnectionManagerBuilder builder = PoolingHttpClientConnectionManagerBuilder.create()
 			.useSystemProperties()
 			.setMaxConnTotal(client.properties().getMaxTotal())
@@ -124,7 +137,7 @@ final class HttpPoolFactory {
 			.setDefaultSocketConfig(mapper.socketConfig())
 			.setConnectionConfigResolver(connectionConfigs)
 			.setDefaultTlsConfig(mapper.tlsConfig())
-			.setDnsResolver(HttpPoolPropertiesMapper.dnsResolver(addressFilter))
+			.setDnsResolver(addresses.resolver())
 			.setConnectionFactory(monitor.connectionFactory());
 		if (tls != null) {
 			builder.setTlsSocketStrategy(tls);

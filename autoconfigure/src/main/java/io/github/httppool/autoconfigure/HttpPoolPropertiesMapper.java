@@ -7,6 +7,7 @@ import java.util.concurrent.TimeUnit;
 
 import io.github.httppool.pool.CallDeadlineHandler;
 import io.github.httppool.pool.ConnectionFailureRetryStrategy;
+import io.github.httppool.pool.AddressBalancer;
 import io.github.httppool.pool.FilteringDnsResolver;
 import io.github.httppool.pool.HttpPool;
 import io.github.httppool.pool.Milliseconds;
@@ -219,8 +220,24 @@ final class HttpPoolPropertiesMapper {
 	}
 
 	static DnsResolver dnsResolver(@Nullable InetAddressFilter addressFilter) {
-		DnsResolver system = SystemDefaultDnsResolver.INSTANCE;
-		return (addressFilter != null) ? new FilteringDnsResolver(system, addressFilter) : system;
+		return dnsResolver(null, addressFilter);
+	}
+
+	/**
+	 * Return the resolver that looks a pool's addresses up: the application's, else the
+	 * JVM's, behind Spring Boot's address filter if there is one.
+	 */
+	static DnsResolver dnsResolver(@Nullable DnsResolver application, @Nullable InetAddressFilter addressFilter) {
+		DnsResolver resolver = (application != null) ? application : SystemDefaultDnsResolver.INSTANCE;
+		return (addressFilter != null) ? new FilteringDnsResolver(resolver, addressFilter) : resolver;
+	}
+
+	/**
+	 * Return the balancer that spreads a pool's connections over the addresses of its
+	 * hosts and follows DNS.
+	 */
+	AddressBalancer addressBalancer(DnsResolver resolver) {
+		return new AddressBalancer(resolver, this.properties.getDns().getRefreshInterval());
 	}
 
 	private static Timeout timeout(Duration duration) {

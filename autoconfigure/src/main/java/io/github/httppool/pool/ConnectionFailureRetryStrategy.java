@@ -27,6 +27,11 @@ import org.springframework.util.Assert;
  * failures are never retried, nor is any response, so a slow or failing server is not
  * hit twice. Non-idempotent methods are retried only when explicitly allowed.
  * <p>
+ * When the connection was a reused one that failed before any byte of the response
+ * arrived (the server closed it, restarted or reloaded), the retry goes to a new
+ * connection: the pool's other idle connections were most likely closed by the same
+ * event. The pool checks those before it reuses them for other requests.
+ * <p>
  * HttpClient itself never retries a request whose body cannot be repeated.
  *
  * @since 0.1.0
@@ -55,10 +60,15 @@ public final class ConnectionFailureRetryStrategy implements HttpRequestRetryStr
 	@Override
 	public boolean retryRequest(HttpRequest request, IOException exception, int execCount,
 			@Nullable HttpContext context) {
+		PoolMonitor.ThreadState thread = PoolMonitor.threadState.get();
+		boolean reusedConnectionFailed = thread.reusedConnectionFailed;
+		thread.reusedConnectionFailed = false;
 		if (execCount > this.maxRetries || isNonRetriable(exception) || isCancelled(request)) {
 			return false;
 		}
-		return this.retryNonIdempotent || Method.isIdempotent(request.getMethod());
+		boolean retry = this.retryNonIdempotent || Method.isIdempotent(request.getMethod());
+		thread.leaseNewConnection = retry && reusedConnectionFailed;
+		return retry;
 	}
 
 	@Override

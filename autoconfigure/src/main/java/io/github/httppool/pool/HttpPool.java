@@ -181,6 +181,19 @@ public final class HttpPool implements AutoCloseable {
 	}
 
 	/**
+	 * Resolve the hosts the pool holds connections to again and retire connections to
+	 * addresses that left or that hold more than their share; does nothing for a pool
+	 * without an {@link AddressBalancer}.
+	 * @see AddressBalancer#refresh()
+	 */
+	public void refreshAddresses() {
+		AddressBalancer addresses = (this.monitor != null) ? this.monitor.addresses() : null;
+		if (addresses != null && !this.connectionManager.isClosed()) {
+			addresses.refresh();
+		}
+	}
+
+	/**
 	 * Close every idle connection now and make every leased one close when it is
 	 * released, so that all later requests use new connections: for a certificate
 	 * rotation, or a DNS or blue-green cut-over. Leased connections are retired only if

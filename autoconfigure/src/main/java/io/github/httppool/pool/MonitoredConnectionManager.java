@@ -71,12 +71,17 @@ final class MonitoredConnectionManager implements HttpClientConnectionManager, C
 	@Override
 	public void connect(ConnectionEndpoint endpoint, @Nullable TimeValue timeout, HttpContext context)
 			throws IOException {
+		boolean failed = true;
 		try {
 			this.pool.connect(endpoint, timeout, context);
+			failed = false;
 		}
 		catch (IOException | RuntimeException ex) {
 			this.monitor.connectFailed();
 			throw ex;
+		}
+		finally {
+			this.monitor.connectEnded(failed);
 		}
 	}
 
@@ -232,6 +237,7 @@ final class MonitoredConnectionManager implements HttpClientConnectionManager, C
 				throws InterruptedException, ExecutionException, TimeoutException {
 			PoolingHttpClientConnectionManager pool = MonitoredConnectionManager.this.pool;
 			thread.leaseTimeToLiveNanos = MonitoredConnectionManager.this.monitor.timeToLiveNanos(this.route);
+			thread.reusedConnectionFailed = false;
 			try {
 				while (true) {
 					thread.leasedToDiscard = false;
@@ -246,6 +252,7 @@ final class MonitoredConnectionManager implements HttpClientConnectionManager, C
 			}
 			finally {
 				thread.leaseTimeToLiveNanos = -1;
+				thread.leaseNewConnection = false;
 			}
 		}
 

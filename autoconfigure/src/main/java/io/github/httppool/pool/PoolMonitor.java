@@ -91,6 +91,8 @@ public final class PoolMonitor {
 
 	private volatile boolean retired;
 
+	private volatile @Nullable AddressBalancer addresses;
+
 	/**
 	 * Create a monitor.
 	 * @param name the pool name, used in messages and as the {@code client} tag
@@ -181,6 +183,23 @@ public final class PoolMonitor {
 				this.pool = pool;
 			}
 		}
+	}
+
+	/**
+	 * Set the balancer that spreads the pool's connections over the addresses of each
+	 * host; its {@link AddressBalancer#resolver() resolver} must be the pool's.
+	 * @param addresses the balancer
+	 */
+	public void addresses(AddressBalancer addresses) {
+		this.addresses = addresses;
+	}
+
+	/**
+	 * Return the balancer that spreads the pool's connections over addresses.
+	 * @return the balancer, or {@code null} if the pool has none
+	 */
+	public @Nullable AddressBalancer addresses() {
+		return this.addresses;
 	}
 
 	/**
@@ -330,6 +349,34 @@ public final class PoolMonitor {
 		this.tlsHandshakes.increment();
 		for (PoolListener listener : this.listeners) {
 			listener.tlsHandshakeCompleted(handshakeNanos);
+		}
+	}
+
+	void connectAttempt() {
+		AddressBalancer addresses = this.addresses;
+		if (addresses != null) {
+			addresses.connectAttempt();
+		}
+	}
+
+	void established(MonitoredConnection connection, java.net.@Nullable InetAddress remote) {
+		AddressBalancer addresses = this.addresses;
+		if (addresses != null) {
+			addresses.established(connection, remote);
+		}
+	}
+
+	void connectEnded(boolean failed) {
+		AddressBalancer addresses = this.addresses;
+		if (addresses != null) {
+			addresses.connectEnded(failed);
+		}
+	}
+
+	void closed(MonitoredConnection connection) {
+		AddressBalancer addresses = this.addresses;
+		if (addresses != null) {
+			addresses.closed(connection);
 		}
 	}
 
@@ -515,6 +562,18 @@ public final class PoolMonitor {
 
 		/** Set when the connection just leased must be closed and another leased. */
 		boolean leasedToDiscard;
+
+		/**
+		 * Set when an exchange failed on a reused connection before any byte of the
+		 * response arrived.
+		 */
+		boolean reusedConnectionFailed;
+
+		/**
+		 * Set when the next lease is for the retry of such an exchange: it must not reuse
+		 * a connection that was idle when it failed.
+		 */
+		boolean leaseNewConnection;
 
 	}
 
