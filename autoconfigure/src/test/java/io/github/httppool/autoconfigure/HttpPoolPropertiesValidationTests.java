@@ -37,6 +37,7 @@ class HttpPoolPropertiesValidationTests {
 			eviction.interval          | 0s   | http.pool.eviction.interval must be a positive duration
 			eviction.idle-timeout      | -3s  | http.pool.eviction.idle-timeout must be a positive duration
 			retry.max-retries          | -1   | http.pool.retry.max-retries must be 0 (no retries) or more
+			dns.refresh-interval       | 0s   | http.pool.dns.refresh-interval must be a positive duration
 			""")
 	void invalidValueFailsStartupNamingPropertyValueAndFix(String property, String value, String expected) {
 		this.contextRunner.withPropertyValues("http.pool." + property + "=" + value).run((context) -> {
