@@ -50,7 +50,8 @@ public final class AddressBalancer {
 
 	private static final long FIRST_BACKOFF_NANOS = TimeUnit.SECONDS.toNanos(1);
 
-	private static final ThreadLocal<@Nullable Connect> connects = new ThreadLocal<>();
+	/** The connect in progress on each thread, between resolution and its end. */
+	private final ThreadLocal<@Nullable Connect> connects = new ThreadLocal<>();
 
 	private final DnsResolver delegate;
 
@@ -149,7 +150,7 @@ public final class AddressBalancer {
 	 * connect, to the previous address in the order, failed.
 	 */
 	void connectAttempt() {
-		Connect connect = connects.get();
+		Connect connect = this.connects.get();
 		if (connect != null) {
 			if (connect.attempts > 0 && connect.attempts <= connect.order.size()) {
 				connect.order.get(connect.attempts - 1).connectFailed(this.refreshInterval);
@@ -162,7 +163,7 @@ public final class AddressBalancer {
 	 * A connection was established on this thread to the given address.
 	 */
 	void established(MonitoredConnection connection, @Nullable InetAddress remote) {
-		Connect connect = connects.get();
+		Connect connect = this.connects.get();
 		if (connect == null || remote == null) {
 			return;
 		}
@@ -179,11 +180,11 @@ public final class AddressBalancer {
 	 * The connect on this thread ended, established or failed.
 	 */
 	void connectEnded(boolean failed) {
-		Connect connect = connects.get();
+		Connect connect = this.connects.get();
 		if (connect == null) {
 			return;
 		}
-		connects.remove();
+		this.connects.remove();
 		if (failed) {
 			int attempted = Math.min(connect.attempts, connect.order.size());
 			for (int i = Math.max(0, attempted - 1); i < attempted; i++) {
@@ -211,7 +212,7 @@ public final class AddressBalancer {
 		Host host = this.hosts.computeIfAbsent(hostName, Host::new);
 		host.update(resolved.toArray(InetAddress[]::new));
 		List<Address> order = host.order(resolved);
-		Connect previous = connects.get();
+		Connect previous = this.connects.get();
 		if (previous != null) {
 			previous.reserved.connecting.decrementAndGet();
 			previous.reserved.probing.set(false);
@@ -219,7 +220,7 @@ public final class AddressBalancer {
 		if (!order.isEmpty()) {
 			Address first = order.get(0);
 			first.connecting.incrementAndGet();
-			connects.set(new Connect(host, order, first));
+			this.connects.set(new Connect(host, order, first));
 		}
 		return order;
 	}
@@ -284,12 +285,15 @@ public final class AddressBalancer {
 				known.removed = false;
 			}
 			for (Address address : this.addresses.values()) {
-				if (!current.contains(address.address) && !address.removed) {
+				if (current.contains(address.address)) {
+					continue;
+				}
+				if (!address.removed) {
 					address.removed = true;
 					address.open.forEach((connection) -> connection.retire(CloseReason.ADDRESS_REMOVED));
-					if (address.open.isEmpty() && address.connecting.get() == 0) {
-						this.addresses.remove(address.address, address);
-					}
+				}
+				if (address.open.isEmpty() && address.connecting.get() == 0) {
+					this.addresses.remove(address.address, address);
 				}
 			}
 		}

@@ -85,9 +85,6 @@ final class MonitoredConnection implements ManagedHttpClientConnection, Identifi
 	/** The address this connection is connected to, as the pool's balancer knows it. */
 	volatile AddressBalancer.@Nullable Address address;
 
-	/** Exchanges that received a response, to tell a reused connection from a new one. */
-	private int responses;
-
 	MonitoredConnection(PoolMonitor monitor, ManagedHttpClientConnection delegate,
 			@Nullable InputBufferProbe inputBuffer) {
 		this.monitor = monitor;
@@ -139,7 +136,6 @@ final class MonitoredConnection implements ManagedHttpClientConnection, Identifi
 		this.serverClose = false;
 		this.discardReason = null;
 		this.lifetimeShare = 1.0 - ThreadLocalRandom.current().nextDouble() * PoolMonitor.LIFETIME_SPREAD;
-		this.responses = 0;
 		Socket socket = this.delegate.getSocket();
 		this.monitor.established(this, (socket != null) ? socket.getInetAddress() : null);
 		this.monitor.connectionCreated((this.connectStartNanos >= 0) ? now - this.connectStartNanos : -1);
@@ -285,19 +281,18 @@ final class MonitoredConnection implements ManagedHttpClientConnection, Identifi
 	}
 
 	/**
-	 * Note an I/O failure of an exchange before any byte of the response arrived: on a
-	 * reused connection, the request may be retried on a new connection, and the host's
-	 * other idle connections become suspect.
+	 * Note an I/O failure of an exchange before any byte of the response arrived: the
+	 * request may be retried on a new connection, and the host's other idle connections
+	 * become suspect. Typically a reused connection that the server closed (a restart, a
+	 * reload); a new connection that a dying server reset is handled alike.
 	 */
 	private void failedBeforeResponse() {
 		this.error = true;
-		if (this.responses > 0) {
-			PoolMonitor.threadState.get().reusedConnectionFailed = true;
-			AddressBalancer.Address address = this.address;
-			if (address != null) {
-				address.host.suspectSinceNanos = System.nanoTime();
-				address.host.suspect = true;
-			}
+		PoolMonitor.threadState.get().connectionFailedBeforeResponse = true;
+		AddressBalancer.Address address = this.address;
+		if (address != null) {
+			address.host.suspectSinceNanos = System.nanoTime();
+			address.host.suspect = true;
 		}
 	}
 
@@ -345,9 +340,6 @@ final class MonitoredConnection implements ManagedHttpClientConnection, Identifi
 		catch (IOException ex) {
 			failedBeforeResponse();
 			throw ex;
-		}
-		if (response.getCode() >= 200) {
-			this.responses++;
 		}
 		Header connection = response.getFirstHeader(HttpHeaders.CONNECTION);
 		if (connection != null && connection.getValue() != null

@@ -78,6 +78,7 @@ final class MonitoredConnectionManager implements HttpClientConnectionManager, C
 		}
 		catch (IOException | RuntimeException ex) {
 			this.monitor.connectFailed();
+			PoolMonitor.threadState.get().connectFailed = true;
 			throw ex;
 		}
 		finally {
@@ -237,7 +238,8 @@ final class MonitoredConnectionManager implements HttpClientConnectionManager, C
 				throws InterruptedException, ExecutionException, TimeoutException {
 			PoolingHttpClientConnectionManager pool = MonitoredConnectionManager.this.pool;
 			thread.leaseTimeToLiveNanos = MonitoredConnectionManager.this.monitor.timeToLiveNanos(this.route);
-			thread.reusedConnectionFailed = false;
+			thread.connectionFailedBeforeResponse = false;
+			thread.connectFailed = false;
 			try {
 				while (true) {
 					thread.leasedToDiscard = false;

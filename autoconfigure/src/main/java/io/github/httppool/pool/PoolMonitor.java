@@ -564,10 +564,14 @@ public final class PoolMonitor {
 		boolean leasedToDiscard;
 
 		/**
-		 * Set when an exchange failed on a reused connection before any byte of the
-		 * response arrived.
+		 * Set when a connect (TCP or TLS handshake) failed: no request was sent.
 		 */
-		boolean reusedConnectionFailed;
+		boolean connectFailed;
+
+		/**
+		 * Set when an exchange failed before any byte of the response arrived.
+		 */
+		boolean connectionFailedBeforeResponse;
 
 		/**
 		 * Set when the next lease is for the retry of such an exchange: it must not reuse

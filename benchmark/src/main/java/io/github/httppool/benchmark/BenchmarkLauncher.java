@@ -2,6 +2,7 @@ package io.github.httppool.benchmark;
 
 import java.util.Arrays;
 
+import io.github.httppool.benchmark.addresses.AddressBenchmark;
 import io.github.httppool.benchmark.clientpath.ClientPathBenchmark;
 import io.github.httppool.benchmark.gateway.BenchmarkGateway;
 import io.github.httppool.benchmark.warmup.WarmupBenchmark;
@@ -18,6 +19,7 @@ public final class BenchmarkLauncher {
 			  startup       what the starter's warm-up adds to the gateway's start-up
 			  warmup        what the warm-up does for the first call and the first call after idle
 			  client-path   CPU time and allocation per call on the calling thread
+			  addresses     a name whose addresses change (2, 4, 3) and an upstream that restarts, under load
 			  upstream      the loopback upstream on its own, until stopped
 			  gateway       the gateway as the benchmarks run it (Spring Boot arguments)
 			""";
@@ -39,6 +41,7 @@ public final class BenchmarkLauncher {
 			case "startup" -> StartupBenchmark.main(rest);
 			case "warmup" -> WarmupBenchmark.main(rest);
 			case "client-path" -> ClientPathBenchmark.main(rest);
+			case "addresses" -> AddressBenchmark.main(rest);
 			case "upstream" -> Demo.runUpstream(rest);
 			case "gateway" -> BenchmarkGateway.main(rest);
 			case "--help" -> System.out.print(USAGE);
