@@ -35,7 +35,7 @@ import org.springframework.util.Assert;
  * resolves are closed when idle and never leased again
  * ({@link CloseReason#ADDRESS_REMOVED}); when the connections are spread unevenly, for
  * instance after new addresses appeared, a few connections of over-represented addresses
- * are retired ({@link CloseReason#REBALANCED}), at most one in eight of the host's
+ * are retired ({@link CloseReason#REBALANCED}), at most one in four of the host's
  * connections (and at least two) per refresh, so that the pool reconnects towards the
  * others without a burst of handshakes.
  * <p>
@@ -337,7 +337,7 @@ public final class AddressBalancer {
 			}
 			int total = current.stream().mapToInt(Address::load).sum();
 			int fairShare = (total + current.size() - 1) / current.size();
-			int budget = Math.max(2, total / 8);
+			int budget = Math.max(2, total / 4);
 			List<Address> busiest = new ArrayList<>(current);
 			busiest.sort(Comparator.comparingInt(Address::load).reversed());
 			for (Address address : busiest) {
