@@ -12,6 +12,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 
+import io.github.httppool.actuate.HttpPoolEndpoint;
 import io.github.httppool.autoconfigure.HttpPoolAutoConfiguration;
 import io.github.httppool.testsupport.HttpPoolContexts;
 import io.github.httppool.testsupport.LoopbackHttpServer;
@@ -158,14 +159,22 @@ class AddressSpreadTests {
 	}
 
 	@Test
-	void theEndpointFiguresShowEveryAddressOfARouteWithItsOpenConnections() throws Exception {
+	@SuppressWarnings("unchecked")
+	void theEndpointShowsEveryAddressOfARouteWithItsOpenConnections() throws Exception {
 		start("127.0.0.2", "127.0.0.3");
 		this.resolver.set(NAME, "127.0.0.2", "127.0.0.3");
 		contextRunner().run((context) -> {
 			try (Load load = new Load(context, url("/figures"), 4)) {
 				load.awaitRequests(100);
 			}
-			List<Map<String, Object>> addresses = pool(context).monitor().addresses().addresses(NAME);
+			Map<String, Object> client = new HttpPoolEndpoint(context.getBean(HttpPools.class))
+				.client(HttpPoolAutoConfiguration.DEFAULT_CLIENT);
+			assertThat(client).isNotNull();
+			Map<String, Object> pool = ((Map<String, Map<String, Object>>) client.get("pools"))
+				.get(HttpPoolAutoConfiguration.DEFAULT_CLIENT);
+			List<Map<String, Object>> routes = (List<Map<String, Object>>) pool.get("routes");
+			assertThat(routes).hasSize(1);
+			List<Map<String, Object>> addresses = (List<Map<String, Object>>) routes.get(0).get("addresses");
 			assertThat(addresses).extracting((figures) -> figures.get("address"))
 				.containsExactlyInAnyOrder("127.0.0.2", "127.0.0.3");
 			assertThat(addresses).allSatisfy(
