@@ -25,9 +25,9 @@ public enum CloseReason {
 	TTL,
 
 	/**
-	 * Found closed by the server when checked before reuse, or idle when another
-	 * connection to the same host failed before a response arrived and not reused for the
-	 * retry of that request.
+	 * Found closed by the server when checked before reuse: after
+	 * {@code validate-after-inactivity}, after another connection to the same host failed
+	 * before a response arrived, or for the retry of such a request.
 	 */
 	STALE,
 

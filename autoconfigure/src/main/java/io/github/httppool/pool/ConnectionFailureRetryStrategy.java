@@ -33,10 +33,11 @@ import org.springframework.util.Assert;
  * nothing, whatever the method), nor is any response, so a slow or failing server is not
  * hit twice. Non-idempotent methods are retried only when explicitly allowed.
  * <p>
- * Such a retry goes to a new connection: typically the failed one was a reused one that
- * the server closed when it restarted or reloaded, and the pool's other idle connections
- * were most likely closed by the same event. The pool checks those before it reuses them
- * for other requests.
+ * Such a retry reuses no connection without checking it first (a 1 ms read), else it
+ * goes to a new connection: typically the failed one was a reused one that the server
+ * closed when it restarted or reloaded, and the pool's other idle connections were most
+ * likely closed by the same event. The pool checks those before it reuses them for other
+ * requests too.
  * <p>
  * HttpClient itself never retries a request whose body cannot be repeated.
  *
@@ -78,7 +79,7 @@ public final class ConnectionFailureRetryStrategy implements HttpRequestRetryStr
 		// A request whose connection failed in its TLS handshake was never sent: any method
 		// may be sent again.
 		boolean retry = this.retryNonIdempotent || Method.isIdempotent(request.getMethod()) || handshakeTerminated;
-		thread.leaseNewConnection = retry && (connectionFailedBeforeResponse || handshakeTerminated);
+		thread.leaseForRetry = retry && (connectionFailedBeforeResponse || handshakeTerminated);
 		return retry;
 	}
 

@@ -158,7 +158,7 @@ final class MonitoredConnection implements ManagedHttpClientConnection, Identifi
 		CloseReason discard = (this.discardReason != null) ? this.discardReason
 				: hasUnreadInput() ? CloseReason.UNREAD_INPUT
 						: outlived(thread.leaseTimeToLiveNanos) ? CloseReason.TTL
-								: (thread.leaseNewConnection || isSuspect()) ? CloseReason.STALE : null;
+								: isSuspect(thread.leaseForRetry) ? CloseReason.STALE : null;
 		if (discard != null) {
 			this.discardReason = discard;
 			thread.leasedToDiscard = true;
@@ -167,14 +167,15 @@ final class MonitoredConnection implements ManagedHttpClientConnection, Identifi
 	}
 
 	/**
-	 * Return whether the connection was idle when another connection to its host failed
-	 * before a response arrived, and is found closed: the same event (a restart, a reload)
-	 * has likely closed it too. The retry of the failed request reuses no connection at
-	 * all.
+	 * Return whether the connection is found closed (a 1 ms read) when it is suspect: it
+	 * was idle when another connection to its host failed before a response arrived (the
+	 * same event, a restart or a reload, has likely closed it too), or it is leased for
+	 * the retry of such a request, which reuses only a connection checked just now.
 	 */
-	private boolean isSuspect() {
+	private boolean isSuspect(boolean forRetry) {
 		AddressBalancer.Address address = this.address;
-		if (address == null || !address.host.suspect || this.idleSinceNanos - address.host.suspectSinceNanos > 0) {
+		if (!forRetry && (address == null || !address.host.suspect
+				|| this.idleSinceNanos - address.host.suspectSinceNanos > 0)) {
 			return false;
 		}
 		try {
@@ -282,8 +283,8 @@ final class MonitoredConnection implements ManagedHttpClientConnection, Identifi
 
 	/**
 	 * Note an I/O failure of an exchange before any byte of the response arrived: the
-	 * request may be retried on a new connection, and the host's other idle connections
-	 * become suspect. Typically a reused connection that the server closed (a restart, a
+	 * request may be retried on a connection checked just now or a new one, and the host's
+	 * other idle connections become suspect. Typically a reused connection that the server closed (a restart, a
 	 * reload); a new connection that a dying server reset is handled alike.
 	 */
 	private void failedBeforeResponse() {

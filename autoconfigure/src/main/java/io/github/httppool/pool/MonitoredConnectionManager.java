@@ -254,7 +254,7 @@ final class MonitoredConnectionManager implements HttpClientConnectionManager, C
 			}
 			finally {
 				thread.leaseTimeToLiveNanos = -1;
-				thread.leaseNewConnection = false;
+				thread.leaseForRetry = false;
 			}
 		}
 

@@ -574,10 +574,10 @@ public final class PoolMonitor {
 		boolean connectionFailedBeforeResponse;
 
 		/**
-		 * Set when the next lease is for the retry of such an exchange: it must not reuse
-		 * a connection that was idle when it failed.
+		 * Set when the next lease is for the retry of such an exchange: it reuses only a
+		 * connection that a check finds open, else it opens a new one.
 		 */
-		boolean leaseNewConnection;
+		boolean leaseForRetry;
 
 	}
 
