@@ -210,9 +210,11 @@ public final class AddressBenchmark {
 			upstream.resetConnections();
 			sleepUntil(startNanos, 2 + this.restartSeconds);
 			long failed = load.errors() - errorsBefore;
-			System.out.printf(Locale.ROOT, "%n%s, restart scenario: %d requests, %d failed, %d new connections; %s%n",
-					clientName, load.requests(), failed, upstream.acceptedConnections() - connectionsBefore,
-					load.errorSummary());
+			System.out.printf(Locale.ROOT,
+					"%n%s, restart scenario: %d connections before the events; %d requests, %d failed, %d new"
+							+ " connections; %s%n",
+					clientName, connectionsBefore, load.requests(), failed,
+					upstream.acceptedConnections() - connectionsBefore, load.errorSummary());
 			return new Result(clientName, "2 reloads + 1 kill in " + this.restartSeconds + " s", "-",
 					String.valueOf(upstream.acceptedConnections() - connectionsBefore), failed, "-");
 		}
