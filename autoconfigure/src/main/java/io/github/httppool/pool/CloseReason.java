@@ -25,9 +25,10 @@ public enum CloseReason {
 	TTL,
 
 	/**
-	 * Found closed by the server when checked before reuse: after
+	 * Found closed by the server when checked before reuse (after
 	 * {@code validate-after-inactivity}, after another connection to the same host failed
-	 * before a response arrived, or for the retry of such a request.
+	 * before a response arrived, or for the retry of such a request), or idle at such a
+	 * failure and passed over by the retry.
 	 */
 	STALE,
 

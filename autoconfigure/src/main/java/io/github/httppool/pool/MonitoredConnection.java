@@ -158,7 +158,7 @@ final class MonitoredConnection implements ManagedHttpClientConnection, Identifi
 		CloseReason discard = (this.discardReason != null) ? this.discardReason
 				: hasUnreadInput() ? CloseReason.UNREAD_INPUT
 						: outlived(thread.leaseTimeToLiveNanos) ? CloseReason.TTL
-								: isSuspect(thread.leaseForRetry) ? CloseReason.STALE : null;
+								: isSuspect(thread) ? CloseReason.STALE : null;
 		if (discard != null) {
 			this.discardReason = discard;
 			thread.leasedToDiscard = true;
@@ -167,15 +167,23 @@ final class MonitoredConnection implements ManagedHttpClientConnection, Identifi
 	}
 
 	/**
-	 * Return whether the connection is found closed (a 1 ms read) when it is suspect: it
+	 * Return whether the connection must not serve this lease because it is suspect: it
 	 * was idle when another connection to its host failed before a response arrived (the
-	 * same event, a restart or a reload, has likely closed it too), or it is leased for
-	 * the retry of such a request, which reuses only a connection checked just now.
+	 * same event, a restart or a reload, has likely closed it too). Such a connection is
+	 * checked (a 1 ms read) and discarded if found closed; the retry of the failed request
+	 * passes over up to {@value PoolMonitor#MAX_RETRY_DISCARDS} of them unchecked, since
+	 * the server may still be closing them, and checks any other connection it would
+	 * reuse.
 	 */
-	private boolean isSuspect(boolean forRetry) {
+	private boolean isSuspect(PoolMonitor.ThreadState thread) {
 		AddressBalancer.Address address = this.address;
-		if (!forRetry && (address == null || !address.host.suspect
-				|| this.idleSinceNanos - address.host.suspectSinceNanos > 0)) {
+		boolean idleAtFailure = address != null && address.host.suspect
+				&& this.idleSinceNanos - address.host.suspectSinceNanos <= 0;
+		if (thread.leaseForRetry && idleAtFailure && thread.retryDiscards < PoolMonitor.MAX_RETRY_DISCARDS) {
+			thread.retryDiscards++;
+			return true;
+		}
+		if (!thread.leaseForRetry && !idleAtFailure) {
 			return false;
 		}
 		try {

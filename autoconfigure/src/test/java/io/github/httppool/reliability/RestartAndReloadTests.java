@@ -55,13 +55,14 @@ class RestartAndReloadTests {
 		}
 		runner.run((context) -> {
 			try (Load load = new Load(context, server.url("/reload"), 16)) {
-				load.awaitRequests(300);
+				// events some hundred milliseconds apart, each under steady load
+				load.awaitRequests(1000);
 				server.closeIdleConnections();
-				load.awaitRequests(load.requests() + 300);
+				load.awaitRequests(load.requests() + 1000);
 				server.closeIdleConnections();
-				load.awaitRequests(load.requests() + 300);
+				load.awaitRequests(load.requests() + 1000);
 				server.resetConnections();
-				load.awaitRequests(load.requests() + 300);
+				load.awaitRequests(load.requests() + 1000);
 				assertThat(load.failures()).as("failed calls").isEmpty();
 			}
 			FaultTestSupport.assertPoolHealthy(context, server);

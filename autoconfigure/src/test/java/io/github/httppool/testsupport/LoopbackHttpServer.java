@@ -244,11 +244,17 @@ public final class LoopbackHttpServer implements AutoCloseable {
 	}
 
 	/**
-	 * Closes every connection that waits for a request, at once, as a graceful reload
-	 * does; connections in the middle of an exchange finish it first.
+	 * Closes every connection that waits for a request, at once, from the calling thread,
+	 * as a graceful reload does; connections in the middle of an exchange finish it first.
 	 */
 	public void closeIdleConnections() {
 		this.idleCloseGeneration.incrementAndGet();
+		for (Connection connection : List.copyOf(this.connections)) {
+			if (connection.idle) {
+				connection.closedByServer = true;
+				closeQuietly(connection.socket);
+			}
+		}
 	}
 
 	/**
@@ -768,6 +774,12 @@ public final class LoopbackHttpServer implements AutoCloseable {
 
 		private volatile boolean handshaking;
 
+		/** Set while the connection waits for a request with nothing read of it yet. */
+		private volatile boolean idle;
+
+		/** Set when the server closed the connection from another thread. */
+		private volatile boolean closedByServer;
+
 		private String clientPrincipal;
 
 		private int requests;
@@ -796,7 +808,8 @@ public final class LoopbackHttpServer implements AutoCloseable {
 				outcome = Outcome.SERVER_CLOSED;
 			}
 			catch (IOException ex) {
-				outcome = LoopbackHttpServer.this.stopped ? Outcome.SERVER_CLOSED : Outcome.CLIENT_CLOSED;
+				outcome = (LoopbackHttpServer.this.stopped || this.closedByServer) ? Outcome.SERVER_CLOSED
+						: Outcome.CLIENT_CLOSED;
 			}
 			catch (RuntimeException ex) {
 				outcome = Outcome.SERVER_CLOSED;
@@ -1118,20 +1131,26 @@ public final class LoopbackHttpServer implements AutoCloseable {
 			boolean awaitRequestStart() throws IOException {
 				long idleSince = System.nanoTime();
 				int generation = LoopbackHttpServer.this.idleCloseGeneration.get();
-				while (this.position >= this.limit) {
-					checkStopped();
-					if (generation != LoopbackHttpServer.this.idleCloseGeneration.get()) {
-						throw new ServerClose("closing idle connections");
+				Connection.this.idle = true;
+				try {
+					while (this.position >= this.limit) {
+						checkStopped();
+						if (generation != LoopbackHttpServer.this.idleCloseGeneration.get()) {
+							throw new ServerClose("closing idle connections");
+						}
+						Duration idle = LoopbackHttpServer.this.idleTimeout;
+						if (idle != null && System.nanoTime() - idleSince >= idle.toNanos()) {
+							throw new ServerClose("idle timeout");
+						}
+						if (readMore() < 0) {
+							return false;
+						}
 					}
-					Duration idle = LoopbackHttpServer.this.idleTimeout;
-					if (idle != null && System.nanoTime() - idleSince >= idle.toNanos()) {
-						throw new ServerClose("idle timeout");
-					}
-					if (readMore() < 0) {
-						return false;
-					}
+					return true;
 				}
-				return true;
+				finally {
+					Connection.this.idle = false;
+				}
 			}
 
 			/** Waits for the delay while noticing a client close; {@code false} if the client closed. */

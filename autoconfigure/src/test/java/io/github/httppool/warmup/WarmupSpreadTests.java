@@ -41,10 +41,10 @@ class WarmupSpreadTests {
 		try (ConfigurableApplicationContext context = WarmupTestSupport.application(ResolverConfiguration.class)
 			.run(WarmupTestSupport.arguments("http.pool.warmup.targets[0].url=http://warm.test:" + this.first.port(),
 					"http.pool.warmup.targets[0].connections=4"))) {
-			this.first.awaitOpenConnections(2, Duration.ofSeconds(10));
-			this.second.awaitOpenConnections(2, Duration.ofSeconds(10));
-			assertThat(this.first.acceptedConnections()).isEqualTo(2);
-			assertThat(this.second.acceptedConnections()).isEqualTo(2);
+			this.first.await("four connections opened",
+					() -> this.first.openConnections() + this.second.openConnections() == 4, Duration.ofSeconds(10));
+			assertThat(this.first.acceptedConnections()).isBetween(1, 3);
+			assertThat(this.second.acceptedConnections()).isBetween(1, 3);
 			assertThat(WarmupTestSupport.stats(context, HttpPoolAutoConfiguration.DEFAULT_CLIENT).getAvailable())
 				.isEqualTo(4);
 		}
