@@ -26,9 +26,9 @@ public enum CloseReason {
 
 	/**
 	 * Found closed by the server when checked before reuse (after
-	 * {@code validate-after-inactivity}, after another connection to the same host failed
-	 * before a response arrived, or for the retry of such a request), or idle at such a
-	 * failure and passed over by the retry.
+	 * {@code validate-after-inactivity}, or after another connection to the same host
+	 * failed before a response arrived), or idle when the retry of such a request, which
+	 * takes a new connection, met it.
 	 */
 	STALE,
 

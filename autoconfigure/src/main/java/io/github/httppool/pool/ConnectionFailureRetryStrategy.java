@@ -33,11 +33,11 @@ import org.springframework.util.Assert;
  * nothing, whatever the method), nor is any response, so a slow or failing server is not
  * hit twice. Non-idempotent methods are retried only when explicitly allowed.
  * <p>
- * Such a retry passes over a few connections that were idle at the failure and checks
- * (a 1 ms read) any other it would reuse, else it goes to a new connection: typically the
- * failed one was a reused one that the server closed when it restarted or reloaded, and
- * the pool's other idle connections were most likely closed by the same event. The pool
- * checks those before it reuses them for other requests too.
+ * Such a retry goes to a new connection, closing the idle connections of the route it
+ * meets on the way: typically the failed one was a reused one that the server closed when
+ * it restarted or reloaded, and the pool's other idle connections were most likely closed
+ * by the same event, or are being closed. Other requests check those before they reuse
+ * them.
  * <p>
  * HttpClient itself never retries a request whose body cannot be repeated.
  *

@@ -167,23 +167,19 @@ final class MonitoredConnection implements ManagedHttpClientConnection, Identifi
 	}
 
 	/**
-	 * Return whether the connection must not serve this lease because it is suspect: it
-	 * was idle when another connection to its host failed before a response arrived (the
-	 * same event, a restart or a reload, has likely closed it too). Such a connection is
-	 * checked (a 1 ms read) and discarded if found closed; the retry of the failed request
-	 * passes over up to {@value PoolMonitor#MAX_RETRY_DISCARDS} of them unchecked, since
-	 * the server may still be closing them, and checks any other connection it would
-	 * reuse.
+	 * Return whether the connection must not serve this lease because it is suspect. The
+	 * retry of a request that failed before its response reuses no pooled connection: the
+	 * event that closed the failed one (a restart, a reload) may still be closing others,
+	 * and a new connection is out of its reach. Other callers check (a 1 ms read) a
+	 * connection that was idle when another connection to its host failed that way, and
+	 * discard it if found closed.
 	 */
 	private boolean isSuspect(PoolMonitor.ThreadState thread) {
-		AddressBalancer.Address address = this.address;
-		boolean idleAtFailure = address != null && address.host.suspect
-				&& this.idleSinceNanos - address.host.suspectSinceNanos <= 0;
-		if (thread.leaseForRetry && idleAtFailure && thread.retryDiscards < PoolMonitor.MAX_RETRY_DISCARDS) {
-			thread.retryDiscards++;
+		if (thread.leaseForRetry) {
 			return true;
 		}
-		if (!thread.leaseForRetry && !idleAtFailure) {
+		AddressBalancer.Address address = this.address;
+		if (address == null || !address.host.suspect || this.idleSinceNanos - address.host.suspectSinceNanos > 0) {
 			return false;
 		}
 		try {

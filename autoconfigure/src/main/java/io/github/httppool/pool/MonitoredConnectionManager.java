@@ -240,7 +240,6 @@ final class MonitoredConnectionManager implements HttpClientConnectionManager, C
 			thread.leaseTimeToLiveNanos = MonitoredConnectionManager.this.monitor.timeToLiveNanos(this.route);
 			thread.connectionFailedBeforeResponse = false;
 			thread.connectFailed = false;
-			thread.retryDiscards = 0;
 			try {
 				while (true) {
 					thread.leasedToDiscard = false;

@@ -54,12 +54,6 @@ public final class PoolMonitor {
 
 	static final double LIFETIME_SPREAD = LIFETIME_SPREAD_PERCENT / 100.0;
 
-	/**
-	 * How many suspect idle connections the retry of a request that failed before its
-	 * response passes over without checking them.
-	 */
-	static final int MAX_RETRY_DISCARDS = 4;
-
 	private volatile Function<HttpRoute, TimeValue> timeToLive = (route) -> TimeValue.NEG_ONE_MILLISECOND;
 
 	/**
@@ -580,13 +574,10 @@ public final class PoolMonitor {
 		boolean connectionFailedBeforeResponse;
 
 		/**
-		 * Set when the next lease is for the retry of such an exchange: it passes over a few
-		 * connections idle at the failure and checks any other it would reuse.
+		 * Set when the next lease is for the retry of such an exchange: it reuses no pooled
+		 * connection.
 		 */
 		boolean leaseForRetry;
-
-		/** Suspect connections the current retry lease passed over. */
-		int retryDiscards;
 
 	}
 
