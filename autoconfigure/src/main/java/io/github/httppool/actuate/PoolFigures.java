@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 
 import io.github.httppool.pool.HttpPool;
+import io.github.httppool.pool.internal.AddressBalancer;
 import io.github.httppool.pool.internal.LeaseOutcome;
 import io.github.httppool.pool.internal.PoolMonitor;
 import org.apache.hc.client5.http.HttpRoute;
@@ -51,6 +52,10 @@ final class PoolFigures {
 			figures.put("pending", stats.getPending());
 			figures.put("max", stats.getMax());
 			figures.put("saturated", isSaturated(stats));
+			AddressBalancer addresses = (pool.monitor() != null) ? pool.monitor().addresses() : null;
+			if (addresses != null && route.getProxyHost() == null) {
+				figures.put("addresses", addresses.addresses(route.getTargetHost().getHostName()));
+			}
 			routes.add(figures);
 		}
 		routes.sort(Comparator.comparing((figures) -> (String) figures.get("route")));

@@ -7,6 +7,7 @@ import io.github.httppool.autoconfigure.internal.HttpPoolClients;
 import io.github.httppool.autoconfigure.internal.ResolvedClient;
 import io.github.httppool.pool.HttpPools;
 import io.github.httppool.pool.internal.ConnectionEvictor;
+import org.apache.hc.client5.http.DnsResolver;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
 import org.jspecify.annotations.Nullable;
@@ -82,14 +83,15 @@ public final class HttpPoolAutoConfiguration {
 			ObjectProvider<HttpPoolConnectionManagerCustomizer> connectionManagerCustomizers,
 			ObjectProvider<HttpPoolHttpClientCustomizer> httpClientCustomizers,
 			ObjectProvider<ClientHttpRequestFactoryBuilderCustomizer<?>> requestFactoryBuilderCustomizers,
-			ListableBeanFactory beanFactory) {
+			ListableBeanFactory beanFactory, ObjectProvider<DnsResolver> dnsResolver) {
 		this.baseline = httpClientSettings.getIfAvailable(HttpClientSettings::defaults);
 		this.sslBundles = sslBundles.getIfAvailable();
 		SpringBootBuilderCustomizations springBoot = SpringBootBuilderCustomizations.read(
 				byBeanName(requestFactoryBuilderCustomizers, beanFactory), properties.isFailOnUnappliedCustomizers());
 		this.factory = new HttpPoolFactory(this.baseline, this.sslBundles,
 				new HttpPoolBuilderCustomizers(connectionManagerCustomizers.orderedStream().toList(),
-						httpClientCustomizers.orderedStream().toList(), springBoot));
+						httpClientCustomizers.orderedStream().toList(), springBoot),
+				dnsResolver.getIfUnique());
 	}
 
 	/**

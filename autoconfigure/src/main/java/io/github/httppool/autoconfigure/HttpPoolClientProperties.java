@@ -113,6 +113,8 @@ public class HttpPoolClientProperties {
 
 	private final Retry retry = new Retry();
 
+	private final Dns dns = new Dns();
+
 	private final Ssl ssl = new Ssl();
 
 	private final Proxy proxy = new Proxy();
@@ -248,6 +250,10 @@ public class HttpPoolClientProperties {
 
 	public Retry getRetry() {
 		return this.retry;
+	}
+
+	public Dns getDns() {
+		return this.dns;
 	}
 
 	public Ssl getSsl() {
@@ -395,6 +401,28 @@ public class HttpPoolClientProperties {
 
 		public void setNonIdempotent(boolean nonIdempotent) {
 			this.nonIdempotent = nonIdempotent;
+		}
+
+	}
+
+	/**
+	 * How the pool follows the addresses its host names resolve to.
+	 */
+	public static class Dns {
+
+		/**
+		 * How often the host names the pool holds connections to are resolved again, so
+		 * that new addresses receive connections and connections to addresses that left
+		 * are closed; the JVM's own DNS cache (networkaddress.cache.ttl) still applies.
+		 */
+		private Duration refreshInterval = Duration.ofSeconds(5);
+
+		public Duration getRefreshInterval() {
+			return this.refreshInterval;
+		}
+
+		public void setRefreshInterval(Duration refreshInterval) {
+			this.refreshInterval = refreshInterval;
 		}
 
 	}

@@ -7,6 +7,7 @@ import java.util.Map;
 import io.github.httppool.autoconfigure.internal.ResolvedClient;
 import io.github.httppool.pool.HttpPool;
 import io.github.httppool.pool.HttpPools;
+import io.github.httppool.pool.internal.AddressBalancer;
 import io.github.httppool.pool.internal.CallDeadlineHandler;
 import io.github.httppool.pool.internal.ConnectionFailureRetryStrategy;
 import io.github.httppool.pool.internal.ConnectionRetirement;
@@ -21,6 +22,7 @@ import io.github.httppool.pool.internal.RouteTlsSocketStrategy;
 import io.github.httppool.pool.internal.ServerKeepAlives;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.apache.hc.client5.http.DnsResolver;
 import org.apache.hc.client5.http.auth.CredentialsProvider;
 import org.apache.hc.client5.http.config.ConnectionConfig;
 import org.apache.hc.client5.http.impl.ChainElement;
@@ -55,11 +57,19 @@ final class HttpPoolFactory {
 
 	private final HttpPoolBuilderCustomizers customizers;
 
+	private final @Nullable DnsResolver dnsResolver;
+
 	HttpPoolFactory(HttpClientSettings baseline, @Nullable SslBundles sslBundles,
 			HttpPoolBuilderCustomizers customizers) {
+		this(baseline, sslBundles, customizers, null);
+	}
+
+	HttpPoolFactory(HttpClientSettings baseline, @Nullable SslBundles sslBundles, HttpPoolBuilderCustomizers customizers,
+			@Nullable DnsResolver dnsResolver) {
 		this.baseline = baseline;
 		this.sslBundles = sslBundles;
 		this.customizers = customizers;
+		this.dnsResolver = dnsResolver;
 	}
 
 	HttpClientSettings baseline() {
@@ -164,6 +174,10 @@ final class HttpPoolFactory {
 		ConnectionConfig defaults = springBoot.connectionConfig(mapper.connectionConfig());
 		RouteConnectionConfigResolver connectionConfigs = new RouteConnectionConfigResolver(defaults,
 				mapper.routeConnectionConfigs(defaults), retirement);
+		DnsResolver resolver = (this.dnsResolver != null) ? this.dnsResolver : springBoot.dnsResolver();
+		AddressBalancer addresses = mapper
+			.addressBalancer(HttpPoolPropertiesMapper.dnsResolver(resolver, addressFilter));
+		monitor.addresses(addresses);
 		PoolingHttpClientConnectionManagerBuilder builder = PoolingHttpClientConnectionManagerBuilder.create()
 			.useSystemProperties()
 			.setMaxConnTotal(client.properties().getMaxTotal())
@@ -173,7 +187,7 @@ final class HttpPoolFactory {
 			.setDefaultSocketConfig(springBoot.socketConfig(mapper.socketConfig()))
 			.setConnectionConfigResolver(connectionConfigs)
 			.setDefaultTlsConfig(mapper.tlsConfig())
-			.setDnsResolver(HttpPoolPropertiesMapper.dnsResolver(springBoot.dnsResolver(), addressFilter))
+			.setDnsResolver(addresses.resolver())
 			.setConnectionFactory(monitor.connectionFactory());
 		if (tls != null) {
 			builder.setTlsSocketStrategy(tls);

@@ -7,6 +7,7 @@ import java.util.concurrent.TimeUnit;
 
 import io.github.httppool.autoconfigure.internal.ResolvedClient;
 import io.github.httppool.pool.HttpPool;
+import io.github.httppool.pool.internal.AddressBalancer;
 import io.github.httppool.pool.internal.CallDeadlineHandler;
 import io.github.httppool.pool.internal.ConnectionFailureRetryStrategy;
 import io.github.httppool.pool.internal.FilteringDnsResolver;
@@ -240,9 +241,21 @@ final class HttpPoolPropertiesMapper {
 		return dnsResolver(null, addressFilter);
 	}
 
-	static DnsResolver dnsResolver(@Nullable DnsResolver resolver, @Nullable InetAddressFilter addressFilter) {
-		DnsResolver base = (resolver != null) ? resolver : SystemDefaultDnsResolver.INSTANCE;
-		return (addressFilter != null) ? new FilteringDnsResolver(base, addressFilter) : base;
+	/**
+	 * Return the resolver that looks a pool's addresses up: the application's, else the
+	 * JVM's, behind Spring Boot's address filter if there is one.
+	 */
+	static DnsResolver dnsResolver(@Nullable DnsResolver application, @Nullable InetAddressFilter addressFilter) {
+		DnsResolver resolver = (application != null) ? application : SystemDefaultDnsResolver.INSTANCE;
+		return (addressFilter != null) ? new FilteringDnsResolver(resolver, addressFilter) : resolver;
+	}
+
+	/**
+	 * Return the balancer that spreads a pool's connections over the addresses of its
+	 * hosts and follows DNS.
+	 */
+	AddressBalancer addressBalancer(DnsResolver resolver) {
+		return new AddressBalancer(resolver, this.properties.getDns().getRefreshInterval());
 	}
 
 	private static Timeout timeout(Duration duration) {

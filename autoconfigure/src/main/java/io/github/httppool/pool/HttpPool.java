@@ -8,6 +8,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 
+import io.github.httppool.pool.internal.AddressBalancer;
 import io.github.httppool.pool.internal.ConnectionRetirement;
 import io.github.httppool.pool.internal.Milliseconds;
 import io.github.httppool.pool.internal.PoolMonitor;
@@ -181,6 +182,19 @@ public final class HttpPool implements AutoCloseable {
 			if (this.monitor != null) {
 				this.monitor.routesRetained(routes);
 			}
+		}
+	}
+
+	/**
+	 * Resolve the hosts the pool holds connections to again and retire connections to
+	 * addresses that left or that hold more than their share; does nothing for a pool
+	 * without an {@link AddressBalancer}.
+	 * @see AddressBalancer#refresh()
+	 */
+	public void refreshAddresses() {
+		AddressBalancer addresses = (this.monitor != null) ? this.monitor.addresses() : null;
+		if (addresses != null && !this.connectionManager.isClosed()) {
+			addresses.refresh();
 		}
 	}
 

@@ -44,6 +44,7 @@ class HttpPoolPropertiesValidationTests {
 			advisor.window             | 0s   | http.pool.advisor.window must be at least 1s, such as 15m
 			advisor.warning-share      | 1.5  | http.pool.advisor.warning-share must be above 0 and at most 1
 			advisor.max-routes         | 0    | http.pool.advisor.max-routes must be at least 1
+			dns.refresh-interval       | 0s   | http.pool.dns.refresh-interval must be a positive duration
 			""")
 	void invalidValueFailsStartupNamingPropertyValueAndFix(String property, String value, String expected) {
 		this.contextRunner.withPropertyValues("http.pool." + property + "=" + value).run((context) -> {

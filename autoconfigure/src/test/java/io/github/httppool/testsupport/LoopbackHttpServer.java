@@ -70,6 +70,10 @@ public final class LoopbackHttpServer implements AutoCloseable {
 
 	private final ServerSocket serverSocket;
 
+	private final InetAddress bindAddress;
+
+	private final AtomicInteger idleCloseGeneration = new AtomicInteger();
+
 	private final boolean tls;
 
 	private final String threadPrefix;
@@ -139,14 +143,25 @@ public final class LoopbackHttpServer implements AutoCloseable {
 	private final Map<String, Duration> trickles = new ConcurrentHashMap<>();
 
 	private LoopbackHttpServer(SSLContext sslContext, boolean needClientAuth) {
+		this(sslContext, needClientAuth, "127.0.0.1", 0);
+	}
+
+	private LoopbackHttpServer(SSLContext sslContext, boolean needClientAuth, String address, int port) {
 		try {
-			InetAddress loopback = InetAddress.getByAddress(new byte[] { 127, 0, 0, 1 });
+			InetAddress loopback = InetAddress.getByName(address);
+			if (!loopback.isLoopbackAddress()) {
+				throw new IllegalArgumentException("Not a loopback address: " + address);
+			}
+			this.bindAddress = loopback;
 			if (sslContext == null) {
-				this.serverSocket = new ServerSocket(0, 128, loopback);
+				ServerSocket serverSocket = new ServerSocket();
+				serverSocket.setReuseAddress(true);
+				serverSocket.bind(new java.net.InetSocketAddress(loopback, port), 128);
+				this.serverSocket = serverSocket;
 			}
 			else {
 				SSLServerSocket sslServerSocket = (SSLServerSocket) sslContext.getServerSocketFactory()
-					.createServerSocket(0, 128, loopback);
+					.createServerSocket(port, 128, loopback);
 				sslServerSocket.setNeedClientAuth(needClientAuth);
 				this.serverSocket = sslServerSocket;
 			}
@@ -155,7 +170,8 @@ public final class LoopbackHttpServer implements AutoCloseable {
 			throw new IllegalStateException("Cannot bind loopback HTTP server", ex);
 		}
 		this.tls = sslContext != null;
-		this.threadPrefix = "loopback-http" + (this.tls ? "s" : "") + "-" + this.serverSocket.getLocalPort();
+		this.threadPrefix = "loopback-http" + (this.tls ? "s" : "") + "-" + address + "-"
+				+ this.serverSocket.getLocalPort();
 		this.acceptThread = new Thread(this::acceptLoop, this.threadPrefix + "-accept");
 		this.acceptThread.setDaemon(true);
 		this.acceptThread.start();
@@ -198,6 +214,65 @@ public final class LoopbackHttpServer implements AutoCloseable {
 
 	// ------------------------------------------------------------------ addresses
 
+	/**
+	 * Starts a plain HTTP server on a given loopback address and port, so that several
+	 * servers on 127.0.0.2, 127.0.0.3, ... and one port act as the instances behind one
+	 * name.
+	 * @param address a loopback address such as {@code 127.0.0.2}
+	 * @param port the port, 0 for any
+	 * @return the running server
+	 */
+	public static LoopbackHttpServer http(String address, int port) {
+		return new LoopbackHttpServer(null, false, address, port);
+	}
+
+	/**
+	 * Starts an HTTPS server on a given loopback address and port.
+	 * @param sslContext the server SSL context
+	 * @param needClientAuth whether a client certificate is required
+	 * @param address a loopback address such as {@code 127.0.0.2}
+	 * @param port the port, 0 for any
+	 * @return the running server
+	 */
+	public static LoopbackHttpServer tls(SSLContext sslContext, boolean needClientAuth, String address, int port) {
+		return new LoopbackHttpServer(sslContext, needClientAuth, address, port);
+	}
+
+	/** @return the address the server is bound to */
+	public InetAddress address() {
+		return this.bindAddress;
+	}
+
+	/**
+	 * Closes every connection that waits for a request, at once, from the calling thread,
+	 * as a graceful reload does; connections in the middle of an exchange finish it first.
+	 */
+	public void closeIdleConnections() {
+		this.idleCloseGeneration.incrementAndGet();
+		for (Connection connection : List.copyOf(this.connections)) {
+			if (connection.idle) {
+				connection.closedByServer = true;
+				closeQuietly(connection.socket);
+			}
+		}
+	}
+
+	/**
+	 * Resets every open connection (TCP RST), as the death of the process that held them
+	 * does; the server keeps accepting new ones.
+	 */
+	public void resetConnections() {
+		for (Connection connection : List.copyOf(this.connections)) {
+			try {
+				connection.socket.setSoLinger(true, 0);
+			}
+			catch (IOException ex) {
+				// closed already
+			}
+			closeQuietly(connection.socket);
+		}
+	}
+
 	/** @return the bound port */
 	public int port() {
 		return this.serverSocket.getLocalPort();
@@ -212,7 +287,7 @@ public final class LoopbackHttpServer implements AutoCloseable {
 	 * @return {@code https://localhost:PORT} for TLS (matches the certificate) or {@code http://127.0.0.1:PORT}
 	 */
 	public String baseUrl() {
-		return this.tls ? "https://localhost:" + port() : "http://127.0.0.1:" + port();
+		return this.tls ? "https://localhost:" + port() : "http://" + this.bindAddress.getHostAddress() + ":" + port();
 	}
 
 	/**
@@ -699,6 +774,12 @@ public final class LoopbackHttpServer implements AutoCloseable {
 
 		private volatile boolean handshaking;
 
+		/** Set while the connection waits for a request with nothing read of it yet. */
+		private volatile boolean idle;
+
+		/** Set when the server closed the connection from another thread. */
+		private volatile boolean closedByServer;
+
 		private String clientPrincipal;
 
 		private int requests;
@@ -727,7 +808,8 @@ public final class LoopbackHttpServer implements AutoCloseable {
 				outcome = Outcome.SERVER_CLOSED;
 			}
 			catch (IOException ex) {
-				outcome = LoopbackHttpServer.this.stopped ? Outcome.SERVER_CLOSED : Outcome.CLIENT_CLOSED;
+				outcome = (LoopbackHttpServer.this.stopped || this.closedByServer) ? Outcome.SERVER_CLOSED
+						: Outcome.CLIENT_CLOSED;
 			}
 			catch (RuntimeException ex) {
 				outcome = Outcome.SERVER_CLOSED;
@@ -1048,17 +1130,27 @@ public final class LoopbackHttpServer implements AutoCloseable {
 			/** Waits for the first byte of a request; {@code false} on EOF; throws {@link ServerClose} if idle. */
 			boolean awaitRequestStart() throws IOException {
 				long idleSince = System.nanoTime();
-				while (this.position >= this.limit) {
-					checkStopped();
-					Duration idle = LoopbackHttpServer.this.idleTimeout;
-					if (idle != null && System.nanoTime() - idleSince >= idle.toNanos()) {
-						throw new ServerClose("idle timeout");
+				int generation = LoopbackHttpServer.this.idleCloseGeneration.get();
+				Connection.this.idle = true;
+				try {
+					while (this.position >= this.limit) {
+						checkStopped();
+						if (generation != LoopbackHttpServer.this.idleCloseGeneration.get()) {
+							throw new ServerClose("closing idle connections");
+						}
+						Duration idle = LoopbackHttpServer.this.idleTimeout;
+						if (idle != null && System.nanoTime() - idleSince >= idle.toNanos()) {
+							throw new ServerClose("idle timeout");
+						}
+						if (readMore() < 0) {
+							return false;
+						}
 					}
-					if (readMore() < 0) {
-						return false;
-					}
+					return true;
 				}
-				return true;
+				finally {
+					Connection.this.idle = false;
+				}
 			}
 
 			/** Waits for the delay while noticing a client close; {@code false} if the client closed. */

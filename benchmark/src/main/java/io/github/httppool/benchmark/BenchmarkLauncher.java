@@ -2,6 +2,7 @@ package io.github.httppool.benchmark;
 
 import java.util.Arrays;
 
+import io.github.httppool.benchmark.addresses.AddressBenchmark;
 import io.github.httppool.benchmark.clientpath.ClientPathBenchmark;
 import io.github.httppool.benchmark.gateway.BenchmarkGateway;
 import io.github.httppool.benchmark.warmup.WarmupBenchmark;
@@ -19,6 +20,7 @@ public final class BenchmarkLauncher {
 			  warmup        what the warm-up does for the first call and the first call after idle
 			  client-path   CPU time and allocation per call on the calling thread
 			  saturation    bounded against unbounded waiting on a saturated route, and the pool advisor's advice
+			  addresses     a name whose addresses change (2, 4, 3) and an upstream that restarts, under load
 			  upstream      the loopback upstream on its own, until stopped
 			  gateway       the gateway as the benchmarks run it (Spring Boot arguments)
 			""";
@@ -41,6 +43,7 @@ public final class BenchmarkLauncher {
 			case "warmup" -> WarmupBenchmark.main(rest);
 			case "client-path" -> ClientPathBenchmark.main(rest);
 			case "saturation" -> io.github.httppool.benchmark.saturation.SaturationBenchmark.main(rest);
+			case "addresses" -> AddressBenchmark.main(rest);
 			case "upstream" -> Demo.runUpstream(rest);
 			case "gateway" -> BenchmarkGateway.main(rest);
 			case "--help" -> System.out.print(USAGE);

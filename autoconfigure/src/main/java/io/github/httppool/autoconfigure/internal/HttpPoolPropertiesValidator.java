@@ -138,6 +138,8 @@ final class HttpPoolPropertiesValidator {
 		if (pool.getRetry().getMaxRetries() < 0) {
 			reject("retry.max-retries", pool.getRetry().getMaxRetries(), "must be 0 (no retries) or more");
 		}
+		positive("dns.refresh-interval", pool.getDns().getRefreshInterval(),
+				"the pool would never notice addresses that were added or removed");
 		pool.getRoutes().forEach((key, route) -> validateRoute(key, route, pool.getMaxTotal()));
 		validateDistinctRoutes(pool.getRoutes().keySet());
 		validateProxy(pool.getProxy());

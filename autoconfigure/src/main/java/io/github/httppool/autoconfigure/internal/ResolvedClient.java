@@ -400,6 +400,7 @@ public final class ResolvedClient {
 				"idleTimeout", eviction.getIdleTimeout().toString()) : "disabled");
 		settings.put("retry", Map.of("maxRetries", client.getRetry().getMaxRetries(), "nonIdempotent",
 				client.getRetry().isNonIdempotent()));
+		settings.put("dns", Map.of("refreshInterval", client.getDns().getRefreshInterval().toString()));
 		if (client.getSsl().getBundle() != null) {
 			settings.put("sslBundle", client.getSsl().getBundle());
 		}

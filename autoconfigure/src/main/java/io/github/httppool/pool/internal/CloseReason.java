@@ -25,7 +25,10 @@ public enum CloseReason {
 	TTL,
 
 	/**
-	 * Found closed by the server when checked before reuse.
+	 * Found closed by the server when checked before reuse (after
+	 * {@code validate-after-inactivity}, or after another connection to the same host
+	 * failed before a response arrived), or idle when the retry of such a request, which
+	 * takes a new connection, met it.
 	 */
 	STALE,
 
@@ -63,6 +66,18 @@ public enum CloseReason {
 	 * write operation) or, while idle, because it existed at that moment.
 	 */
 	RETIRED,
+
+	/**
+	 * Its address no longer resolves for its host name (the instance left): closed when
+	 * idle, or when released, and never leased again.
+	 */
+	ADDRESS_REMOVED,
+
+	/**
+	 * Retired so that the pool reconnects towards a host's less used addresses, for
+	 * instance after the host scaled out.
+	 */
+	REBALANCED,
 
 	/**
 	 * The pool was closed.

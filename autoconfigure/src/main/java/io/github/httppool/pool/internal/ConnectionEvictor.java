@@ -7,7 +7,8 @@ import org.apache.commons.logging.LogFactory;
 
 /**
  * Closes expired and long-idle connections of every {@link HttpPool} in the background,
- * on one daemon thread named {@value #THREAD_NAME}, including pools added after start.
+ * and resolves the hosts of pools with a DNS refresh interval again, on one daemon thread
+ * named {@value #THREAD_NAME}, including pools added after start.
  * <p>
  * HttpClient's own evictor does nothing for a connection manager it does not own, which
  * is the case for every pool here. The evictor stops in a late phase, after the web
@@ -37,6 +38,20 @@ public final class ConnectionEvictor extends PoolBackgroundTask {
 		HttpPool.Eviction eviction = pool.eviction();
 		if (eviction != null) {
 			scheduler.scheduleWithFixedDelay(() -> evict(pool), eviction.interval());
+		}
+		PoolMonitor monitor = pool.monitor();
+		AddressBalancer addresses = (monitor != null) ? monitor.addresses() : null;
+		if (addresses != null && addresses.refreshInterval() != null) {
+			scheduler.scheduleWithFixedDelay(() -> refreshAddresses(pool), addresses.refreshInterval());
+		}
+	}
+
+	private void refreshAddresses(HttpPool pool) {
+		try {
+			pool.refreshAddresses();
+		}
+		catch (RuntimeException ex) {
+			logger.warn("Could not refresh the addresses of HTTP pool '" + pool.name() + "': " + ex);
 		}
 	}
 

@@ -1,13 +1,18 @@
 package io.github.httppool.pool.internal;
 
+import java.io.EOFException;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.net.ConnectException;
 import java.net.NoRouteToHostException;
+import java.net.SocketException;
 import java.net.UnknownHostException;
+import java.security.GeneralSecurityException;
 import java.util.List;
 
 import javax.net.ssl.SSLException;
+import javax.net.ssl.SSLHandshakeException;
+import javax.net.ssl.SSLPeerUnverifiedException;
 
 import org.apache.hc.client5.http.HttpRequestRetryStrategy;
 import org.apache.hc.core5.concurrent.CancellableDependency;
@@ -24,8 +29,15 @@ import org.springframework.util.Assert;
  * {@link HttpRequestRetryStrategy} that retries a request only when its connection failed
  * before a response arrived, typically a pooled connection that the server or a load
  * balancer had already closed. Timeouts, refused connections, unknown hosts and TLS
- * failures are never retried, nor is any response, so a slow or failing server is not
+ * failures are never retried (except a TLS handshake the server cut short, which sent
+ * nothing, whatever the method), nor is any response, so a slow or failing server is not
  * hit twice. Non-idempotent methods are retried only when explicitly allowed.
+ * <p>
+ * Such a retry goes to a new connection, closing the idle connections of the route it
+ * meets on the way: typically the failed one was a reused one that the server closed when
+ * it restarted or reloaded, and the pool's other idle connections were most likely closed
+ * by the same event, or are being closed. Other requests check those before they reuse
+ * them.
  * <p>
  * HttpClient itself never retries a request whose body cannot be repeated.
  *
@@ -55,10 +67,44 @@ public final class ConnectionFailureRetryStrategy implements HttpRequestRetryStr
 	@Override
 	public boolean retryRequest(HttpRequest request, IOException exception, int execCount,
 			@Nullable HttpContext context) {
-		if (execCount > this.maxRetries || isNonRetriable(exception) || isCancelled(request)) {
+		PoolMonitor.ThreadState thread = PoolMonitor.threadState.get();
+		boolean connectionFailedBeforeResponse = thread.connectionFailedBeforeResponse;
+		boolean handshakeTerminated = thread.connectFailed && isHandshakeTerminatedByServer(exception);
+		thread.connectionFailedBeforeResponse = false;
+		thread.connectFailed = false;
+		if (execCount > this.maxRetries || isCancelled(request)
+				|| (isNonRetriable(exception) && !handshakeTerminated)) {
 			return false;
 		}
-		return this.retryNonIdempotent || Method.isIdempotent(request.getMethod());
+		// A request whose connection failed in its TLS handshake was never sent: any method
+		// may be sent again.
+		boolean retry = this.retryNonIdempotent || Method.isIdempotent(request.getMethod()) || handshakeTerminated;
+		thread.leaseForRetry = retry && (connectionFailedBeforeResponse || handshakeTerminated);
+		return retry;
+	}
+
+	/**
+	 * Return whether a TLS handshake failed because the server closed or reset the
+	 * connection (a dying process), not because a certificate or a protocol was rejected.
+	 */
+	private static boolean isHandshakeTerminatedByServer(IOException exception) {
+		if (exception instanceof SSLPeerUnverifiedException) {
+			// the JDK's message when the session has no peer certificates: the handshake
+			// did not complete (a rejected certificate or host name says so instead)
+			return "peer not authenticated".equals(exception.getMessage());
+		}
+		if (!(exception instanceof SSLHandshakeException)) {
+			return false;
+		}
+		for (Throwable cause = exception.getCause(); cause != null; cause = cause.getCause()) {
+			if (cause instanceof EOFException || cause instanceof SocketException) {
+				return true;
+			}
+			if (cause instanceof GeneralSecurityException) {
+				return false;
+			}
+		}
+		return false;
 	}
 
 	@Override

@@ -82,6 +82,9 @@ final class MonitoredConnection implements ManagedHttpClientConnection, Identifi
 	 */
 	volatile double lifetimeShare = 1.0;
 
+	/** The address this connection is connected to, as the pool's balancer knows it. */
+	volatile AddressBalancer.@Nullable Address address;
+
 	MonitoredConnection(PoolMonitor monitor, ManagedHttpClientConnection delegate,
 			@Nullable InputBufferProbe inputBuffer) {
 		this.monitor = monitor;
@@ -96,6 +99,7 @@ final class MonitoredConnection implements ManagedHttpClientConnection, Identifi
 		this.delegate.bind(socket);
 		if (!socket.isConnected()) {
 			this.connectStartNanos = System.nanoTime();
+			this.monitor.connectAttempt();
 		}
 		else {
 			established();
@@ -132,6 +136,8 @@ final class MonitoredConnection implements ManagedHttpClientConnection, Identifi
 		this.serverClose = false;
 		this.discardReason = null;
 		this.lifetimeShare = 1.0 - ThreadLocalRandom.current().nextDouble() * PoolMonitor.LIFETIME_SPREAD;
+		Socket socket = this.delegate.getSocket();
+		this.monitor.established(this, (socket != null) ? socket.getInetAddress() : null);
 		this.monitor.connectionCreated((this.connectStartNanos >= 0) ? now - this.connectStartNanos : -1);
 	}
 
@@ -149,13 +155,58 @@ final class MonitoredConnection implements ManagedHttpClientConnection, Identifi
 	public void activate() {
 		this.idle = false;
 		PoolMonitor.ThreadState thread = PoolMonitor.threadState.get();
-		CloseReason discard = hasUnreadInput() ? CloseReason.UNREAD_INPUT
-				: outlived(thread.leaseTimeToLiveNanos) ? CloseReason.TTL : null;
+		CloseReason discard = (this.discardReason != null) ? this.discardReason
+				: hasUnreadInput() ? CloseReason.UNREAD_INPUT
+						: outlived(thread.leaseTimeToLiveNanos) ? CloseReason.TTL
+								: isSuspect(thread) ? CloseReason.STALE : null;
 		if (discard != null) {
 			this.discardReason = discard;
 			thread.leasedToDiscard = true;
 		}
 		this.delegate.activate();
+	}
+
+	/**
+	 * Return whether the connection must not serve this lease because it is suspect. The
+	 * retry of a request that failed before its response reuses no pooled connection: the
+	 * event that closed the failed one (a restart, a reload) may still be closing others,
+	 * and a new connection is out of its reach. Other callers check (a 1 ms read) a
+	 * connection that was idle when another connection to its host failed that way, and
+	 * discard it if found closed.
+	 */
+	private boolean isSuspect(PoolMonitor.ThreadState thread) {
+		if (thread.leaseForRetry) {
+			return true;
+		}
+		AddressBalancer.Address address = this.address;
+		if (address == null || !address.host.suspect || this.idleSinceNanos - address.host.suspectSinceNanos > 0) {
+			return false;
+		}
+		try {
+			return this.delegate.isStale();
+		}
+		catch (IOException ex) {
+			return true;
+		}
+	}
+
+	/**
+	 * Stop reusing this connection: it is closed now if idle, else when it is released.
+	 * @param reason why
+	 * @return whether the connection was not being retired already
+	 */
+	boolean retire(CloseReason reason) {
+		synchronized (this) {
+			if (this.discardReason != null || !this.established) {
+				return false;
+			}
+			this.discardReason = reason;
+		}
+		if (this.idle) {
+			// A caller that leases it meanwhile sees the reason and hands it back.
+			close(CloseMode.GRACEFUL);
+		}
+		return true;
 	}
 
 	/**
@@ -231,6 +282,23 @@ final class MonitoredConnection implements ManagedHttpClientConnection, Identifi
 			this.established = false;
 		}
 		this.monitor.connectionClosed(this.monitor.closeReason(this, System.nanoTime()));
+		this.monitor.closed(this);
+	}
+
+	/**
+	 * Note an I/O failure of an exchange before any byte of the response arrived: the
+	 * request may be retried on a connection checked just now or a new one, and the host's
+	 * other idle connections become suspect. Typically a reused connection that the server closed (a restart, a
+	 * reload); a new connection that a dying server reset is handled alike.
+	 */
+	private void failedBeforeResponse() {
+		this.error = true;
+		PoolMonitor.threadState.get().connectionFailedBeforeResponse = true;
+		AddressBalancer.Address address = this.address;
+		if (address != null) {
+			address.host.suspectSinceNanos = System.nanoTime();
+			address.host.suspect = true;
+		}
 	}
 
 	// ------------------------------------------------------------------ exchanges
@@ -241,7 +309,7 @@ final class MonitoredConnection implements ManagedHttpClientConnection, Identifi
 			this.delegate.sendRequestHeader(request);
 		}
 		catch (IOException ex) {
-			this.error = true;
+			failedBeforeResponse();
 			throw ex;
 		}
 	}
@@ -252,7 +320,7 @@ final class MonitoredConnection implements ManagedHttpClientConnection, Identifi
 			this.delegate.terminateRequest(request);
 		}
 		catch (IOException ex) {
-			this.error = true;
+			failedBeforeResponse();
 			throw ex;
 		}
 	}
@@ -263,7 +331,7 @@ final class MonitoredConnection implements ManagedHttpClientConnection, Identifi
 			this.delegate.sendRequestEntity(request);
 		}
 		catch (IOException ex) {
-			this.error = true;
+			failedBeforeResponse();
 			throw ex;
 		}
 	}
@@ -275,7 +343,7 @@ final class MonitoredConnection implements ManagedHttpClientConnection, Identifi
 			response = this.delegate.receiveResponseHeader();
 		}
 		catch (IOException ex) {
-			this.error = true;
+			failedBeforeResponse();
 			throw ex;
 		}
 		Header connection = response.getFirstHeader(HttpHeaders.CONNECTION);
@@ -303,7 +371,7 @@ final class MonitoredConnection implements ManagedHttpClientConnection, Identifi
 			this.delegate.flush();
 		}
 		catch (IOException ex) {
-			this.error = true;
+			failedBeforeResponse();
 			throw ex;
 		}
 	}

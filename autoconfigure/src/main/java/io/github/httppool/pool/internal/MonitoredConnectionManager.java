@@ -84,12 +84,18 @@ final class MonitoredConnectionManager implements HttpClientConnectionManager, C
 	@Override
 	public void connect(ConnectionEndpoint endpoint, @Nullable TimeValue timeout, HttpContext context)
 			throws IOException {
+		boolean failed = true;
 		try {
 			this.pool.connect(endpoint, timeout, context);
+			failed = false;
 		}
 		catch (IOException | RuntimeException ex) {
 			this.monitor.connectFailed();
+			PoolMonitor.threadState.get().connectFailed = true;
 			throw ex;
+		}
+		finally {
+			this.monitor.connectEnded(failed);
 		}
 	}
 
@@ -249,6 +255,8 @@ final class MonitoredConnectionManager implements HttpClientConnectionManager, C
 				throws InterruptedException, ExecutionException, TimeoutException {
 			PoolingHttpClientConnectionManager pool = MonitoredConnectionManager.this.pool;
 			thread.leaseTimeToLiveNanos = MonitoredConnectionManager.this.monitor.timeToLiveNanos(this.route);
+			thread.connectionFailedBeforeResponse = false;
+			thread.connectFailed = false;
 			try {
 				while (true) {
 					thread.leasedToDiscard = false;
@@ -263,6 +271,7 @@ final class MonitoredConnectionManager implements HttpClientConnectionManager, C
 			}
 			finally {
 				thread.leaseTimeToLiveNanos = -1;
+				thread.leaseForRetry = false;
 			}
 		}
 

@@ -94,6 +94,8 @@ public final class PoolMonitor {
 
 	private volatile boolean retired;
 
+	private volatile @Nullable AddressBalancer addresses;
+
 	/**
 	 * Create a monitor.
 	 * @param name the pool name, used in messages and as the {@code client} tag
@@ -198,6 +200,23 @@ public final class PoolMonitor {
 				this.pool = pool;
 			}
 		}
+	}
+
+	/**
+	 * Set the balancer that spreads the pool's connections over the addresses of each
+	 * host; its {@link AddressBalancer#resolver() resolver} must be the pool's.
+	 * @param addresses the balancer
+	 */
+	public void addresses(AddressBalancer addresses) {
+		this.addresses = addresses;
+	}
+
+	/**
+	 * Return the balancer that spreads the pool's connections over addresses.
+	 * @return the balancer, or {@code null} if the pool has none
+	 */
+	public @Nullable AddressBalancer addresses() {
+		return this.addresses;
 	}
 
 	/**
@@ -347,6 +366,34 @@ public final class PoolMonitor {
 		this.tlsHandshakes.increment();
 		for (PoolListener listener : this.listeners) {
 			listener.tlsHandshakeCompleted(handshakeNanos);
+		}
+	}
+
+	void connectAttempt() {
+		AddressBalancer addresses = this.addresses;
+		if (addresses != null) {
+			addresses.connectAttempt();
+		}
+	}
+
+	void established(MonitoredConnection connection, java.net.@Nullable InetAddress remote) {
+		AddressBalancer addresses = this.addresses;
+		if (addresses != null) {
+			addresses.established(connection, remote);
+		}
+	}
+
+	void connectEnded(boolean failed) {
+		AddressBalancer addresses = this.addresses;
+		if (addresses != null) {
+			addresses.connectEnded(failed);
+		}
+	}
+
+	void closed(MonitoredConnection connection) {
+		AddressBalancer addresses = this.addresses;
+		if (addresses != null) {
+			addresses.closed(connection);
 		}
 	}
 
@@ -532,6 +579,22 @@ public final class PoolMonitor {
 
 		/** Set when the connection just leased must be closed and another leased. */
 		boolean leasedToDiscard;
+
+		/**
+		 * Set when a connect (TCP or TLS handshake) failed: no request was sent.
+		 */
+		boolean connectFailed;
+
+		/**
+		 * Set when an exchange failed before any byte of the response arrived.
+		 */
+		boolean connectionFailedBeforeResponse;
+
+		/**
+		 * Set when the next lease is for the retry of such an exchange: it reuses no pooled
+		 * connection.
+		 */
+		boolean leaseForRetry;
 
 	}
 

@@ -1,0 +1,474 @@
+package io.github.httppool.pool.internal;
+
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.apache.hc.client5.http.DnsResolver;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.util.Assert;
+
+/**
+ * Spreads a pool's connections over every address its host names resolve to, follows
+ * DNS and retires connections to addresses that left.
+ * <p>
+ * Its {@link #resolver() resolver} orders the addresses of a host so that a new
+ * connection goes to the address with the fewest open connections of this pool (ties:
+ * round robin); an address whose last connect failed comes last, for a back-off that
+ * doubles from one second up to the refresh interval. {@link #refresh()} resolves the
+ * hosts the pool holds connections to again: connections to an address that no longer
+ * resolves are closed when idle and never leased again
+ * ({@link CloseReason#ADDRESS_REMOVED}); when the connections are spread unevenly, for
+ * instance after new addresses appeared, a few connections of over-represented addresses
+ * are retired ({@link CloseReason#REBALANCED}), at most one in four of the host's
+ * connections (and at least two) per refresh, so that the pool reconnects towards the
+ * others without a burst of handshakes.
+ * <p>
+ * State is kept per host name and per address with open connections, and forgotten when
+ * a host has no connection left.
+ *
+ * @since 0.1.0
+ */
+public final class AddressBalancer {
+
+	private static final Log logger = LogFactory.getLog(AddressBalancer.class);
+
+	private static final long FIRST_BACKOFF_NANOS = TimeUnit.SECONDS.toNanos(1);
+
+	/** The connect in progress on each thread, between resolution and its end. */
+	private final ThreadLocal<@Nullable Connect> connects = new ThreadLocal<>();
+
+	private final DnsResolver delegate;
+
+	private final @Nullable Duration refreshInterval;
+
+	private final Map<String, Host> hosts = new ConcurrentHashMap<>();
+
+	private final DnsResolver resolver = new SpreadingResolver();
+
+	/**
+	 * Create a balancer.
+	 * @param delegate the resolver that looks addresses up
+	 * @param refreshInterval how often the hosts are resolved again, or {@code null} to
+	 * resolve them only when a connection is opened
+	 */
+	public AddressBalancer(DnsResolver delegate, @Nullable Duration refreshInterval) {
+		Assert.notNull(delegate, "'delegate' must not be null");
+		this.delegate = delegate;
+		this.refreshInterval = refreshInterval;
+	}
+
+	/**
+	 * Return the resolver for the pool's connection operator: it orders each host's
+	 * addresses, fewest open connections first.
+	 * @return the resolver
+	 */
+	public DnsResolver resolver() {
+		return this.resolver;
+	}
+
+	/**
+	 * Return how often the hosts are resolved again.
+	 * @return the interval, or {@code null} if they are not
+	 */
+	public @Nullable Duration refreshInterval() {
+		return this.refreshInterval;
+	}
+
+	/**
+	 * Return, for a host name, its known addresses and the open connections to each.
+	 * @param hostName the host name
+	 * @return the addresses, each with {@code address}, {@code connections},
+	 * {@code failedConnects} and, where it applies, {@code removed} or {@code backoff}; empty
+	 * if the host is unknown
+	 */
+	public List<Map<String, Object>> addresses(String hostName) {
+		Host host = this.hosts.get(hostName);
+		List<Map<String, Object>> result = new ArrayList<>();
+		if (host == null) {
+			return result;
+		}
+		long now = System.nanoTime();
+		for (Address address : host.addresses.values()) {
+			Map<String, Object> figures = new LinkedHashMap<>();
+			figures.put("address", address.address.getHostAddress());
+			figures.put("connections", address.open.size());
+			figures.put("failedConnects", address.failedConnects.get());
+			if (address.removed) {
+				figures.put("removed", true);
+			}
+			else if (address.skipUntilNanos - now > 0) {
+				figures.put("backoff", true);
+			}
+			result.add(figures);
+		}
+		return result;
+	}
+
+	/**
+	 * Resolve every host the pool holds connections to again, retire connections to
+	 * addresses that left and some of over-represented addresses, and forget hosts
+	 * without connections.
+	 */
+	public void refresh() {
+		for (Host host : this.hosts.values()) {
+			if (host.openConnections() == 0 && host.connecting() == 0) {
+				this.hosts.remove(host.name, host);
+				continue;
+			}
+			try {
+				host.update(this.delegate.resolve(host.name));
+			}
+			catch (UnknownHostException ex) {
+				if (logger.isDebugEnabled()) {
+					logger.debug("Could not resolve " + host.name + " again; keeping its addresses: " + ex);
+				}
+			}
+			host.rebalance();
+		}
+	}
+
+	// ------------------------------------------------------------------ connection events
+
+	/**
+	 * A socket is about to connect on this thread: an earlier attempt of the same
+	 * connect, to the previous address in the order, failed.
+	 */
+	void connectAttempt() {
+		Connect connect = this.connects.get();
+		if (connect != null) {
+			if (connect.attempts > 0 && connect.attempts <= connect.order.size()) {
+				connect.order.get(connect.attempts - 1).connectFailed(this.refreshInterval);
+			}
+			connect.attempts++;
+		}
+	}
+
+	/**
+	 * A connection was established on this thread to the given address.
+	 */
+	void established(MonitoredConnection connection, @Nullable InetAddress remote) {
+		Connect connect = this.connects.get();
+		if (connect == null || remote == null) {
+			return;
+		}
+		Address address = connect.host.addresses.computeIfAbsent(remote, (key) -> new Address(connect.host, key));
+		address.connectSucceeded();
+		address.open.add(connection);
+		connection.address = address;
+		if (address.removed) {
+			connection.retire(CloseReason.ADDRESS_REMOVED);
+		}
+	}
+
+	/**
+	 * The connect on this thread ended, established or failed.
+	 */
+	void connectEnded(boolean failed) {
+		Connect connect = this.connects.get();
+		if (connect == null) {
+			return;
+		}
+		this.connects.remove();
+		if (failed) {
+			int attempted = Math.min(connect.attempts, connect.order.size());
+			for (int i = Math.max(0, attempted - 1); i < attempted; i++) {
+				connect.order.get(i).connectFailed(this.refreshInterval);
+			}
+		}
+		connect.reserved.connecting.decrementAndGet();
+		connect.reserved.probing.set(false);
+	}
+
+	/**
+	 * A connection was closed.
+	 */
+	void closed(MonitoredConnection connection) {
+		Address address = connection.address;
+		if (address != null) {
+			address.open.remove(connection);
+			if (address.removed && address.open.isEmpty() && address.connecting.get() == 0) {
+				address.host.addresses.remove(address.address, address);
+			}
+		}
+	}
+
+	private List<Address> order(String hostName, List<InetAddress> resolved) {
+		Host host = this.hosts.computeIfAbsent(hostName, Host::new);
+		host.update(resolved.toArray(InetAddress[]::new));
+		List<Address> order = host.order(resolved);
+		Connect previous = this.connects.get();
+		if (previous != null) {
+			previous.reserved.connecting.decrementAndGet();
+			previous.reserved.probing.set(false);
+		}
+		if (!order.isEmpty()) {
+			Address first = order.get(0);
+			first.connecting.incrementAndGet();
+			this.connects.set(new Connect(host, order, first));
+		}
+		return order;
+	}
+
+	/**
+	 * A connect in progress on one thread.
+	 */
+	private static final class Connect {
+
+		final Host host;
+
+		final List<Address> order;
+
+		final Address reserved;
+
+		int attempts;
+
+		Connect(Host host, List<Address> order, Address reserved) {
+			this.host = host;
+			this.order = order;
+			this.reserved = reserved;
+		}
+
+	}
+
+	/**
+	 * A host name and the addresses it resolved to.
+	 */
+	static final class Host {
+
+		final String name;
+
+		final Map<InetAddress, Address> addresses = new ConcurrentHashMap<>();
+
+		private final AtomicInteger turn = new AtomicInteger();
+
+		/** When a reused connection to this host failed before a response arrived. */
+		volatile long suspectSinceNanos;
+
+		volatile boolean suspect;
+
+		Host(String name) {
+			this.name = name;
+		}
+
+		int openConnections() {
+			return this.addresses.values().stream().mapToInt((address) -> address.open.size()).sum();
+		}
+
+		int connecting() {
+			return this.addresses.values().stream().mapToInt((address) -> address.connecting.get()).sum();
+		}
+
+		/**
+		 * Take a new resolution: new addresses are added, addresses that left are
+		 * marked removed and their connections retired.
+		 */
+		synchronized void update(InetAddress[] resolved) {
+			Set<InetAddress> current = new LinkedHashSet<>(List.of(resolved));
+			for (InetAddress address : current) {
+				Address known = this.addresses.computeIfAbsent(address, (key) -> new Address(this, key));
+				known.removed = false;
+			}
+			for (Address address : this.addresses.values()) {
+				if (current.contains(address.address)) {
+					continue;
+				}
+				if (!address.removed) {
+					address.removed = true;
+					address.open.forEach((connection) -> connection.retire(CloseReason.ADDRESS_REMOVED));
+				}
+				if (address.open.isEmpty() && address.connecting.get() == 0) {
+					this.addresses.remove(address.address, address);
+				}
+			}
+		}
+
+		List<Address> order(List<InetAddress> resolved) {
+			List<Address> candidates = new ArrayList<>(resolved.size());
+			for (InetAddress address : resolved) {
+				Address known = this.addresses.get(address);
+				if (known != null && !known.removed && !candidates.contains(known)) {
+					candidates.add(known);
+				}
+			}
+			int size = candidates.size();
+			if (size <= 1) {
+				return candidates;
+			}
+			int turn = Math.floorMod(this.turn.getAndIncrement(), size);
+			long now = System.nanoTime();
+			List<Address> rotated = new ArrayList<>(size);
+			for (int i = 0; i < size; i++) {
+				rotated.add(candidates.get((turn + i) % size));
+			}
+			rotated.sort(Comparator.comparingInt((Address address) -> address.isSkipped(now) ? 1 : 0)
+				.thenComparingInt(Address::load));
+			Address first = rotated.get(0);
+			if (first.backoffNanos > 0 && !first.tryProbe()) {
+				// another caller is trying this address again after its back-off, or just failed
+				rotated.remove(0);
+				rotated.add(first);
+			}
+			return rotated;
+		}
+
+		/**
+		 * Retire a few connections of addresses that hold more than their share.
+		 */
+		void rebalance() {
+			List<Address> current = this.addresses.values().stream().filter((address) -> !address.removed).toList();
+			if (current.size() < 2) {
+				return;
+			}
+			int total = current.stream().mapToInt(Address::load).sum();
+			int fairShare = (total + current.size() - 1) / current.size();
+			int budget = Math.max(2, total / 4);
+			List<Address> busiest = new ArrayList<>(current);
+			busiest.sort(Comparator.comparingInt(Address::load).reversed());
+			for (Address address : busiest) {
+				int excess = address.load() - fairShare;
+				for (MonitoredConnection connection : address.open) {
+					if (excess <= 0 || budget <= 0) {
+						break;
+					}
+					if (connection.retire(CloseReason.REBALANCED)) {
+						excess--;
+						budget--;
+					}
+				}
+			}
+		}
+
+	}
+
+	/**
+	 * One address of a host and the pool's open connections to it.
+	 */
+	static final class Address {
+
+		final Host host;
+
+		final InetAddress address;
+
+		final Set<MonitoredConnection> open = ConcurrentHashMap.newKeySet();
+
+		final AtomicInteger connecting = new AtomicInteger();
+
+		volatile boolean removed;
+
+		volatile long skipUntilNanos = System.nanoTime();
+
+		volatile long backoffNanos;
+
+		/** Set while one connect tries the address again after a back-off. */
+		final AtomicBoolean probing = new AtomicBoolean();
+
+		final AtomicInteger failedConnects = new AtomicInteger();
+
+		Address(Host host, InetAddress address) {
+			this.host = host;
+			this.address = address;
+		}
+
+		/**
+		 * Return the open connections that are not being retired, plus connects in
+		 * progress.
+		 */
+		int load() {
+			int load = this.connecting.get();
+			for (MonitoredConnection connection : this.open) {
+				if (connection.discardReason == null) {
+					load++;
+				}
+			}
+			return load;
+		}
+
+		/**
+		 * Become the one connect that tries the address again after its back-off.
+		 */
+		boolean tryProbe() {
+			if (!this.probing.compareAndSet(false, true)) {
+				return false;
+			}
+			if (this.skipUntilNanos - System.nanoTime() > 0) {
+				this.probing.set(false);
+				return false;
+			}
+			return true;
+		}
+
+		boolean isSkipped(long now) {
+			return this.skipUntilNanos - now > 0 || (this.backoffNanos > 0 && this.probing.get());
+		}
+
+		void connectFailed(@Nullable Duration refreshInterval) {
+			this.failedConnects.incrementAndGet();
+			long max = (refreshInterval != null) ? Math.max(FIRST_BACKOFF_NANOS, refreshInterval.toNanos())
+					: FIRST_BACKOFF_NANOS * 30;
+			long backoff = Math.min(max, (this.backoffNanos == 0) ? FIRST_BACKOFF_NANOS : this.backoffNanos * 2);
+			this.backoffNanos = backoff;
+			this.skipUntilNanos = System.nanoTime() + backoff;
+			this.probing.set(false);
+			if (logger.isDebugEnabled()) {
+				logger.debug("Connect to " + this.address + " (" + this.host.name + ") failed; trying its other"
+						+ " addresses first for " + TimeUnit.NANOSECONDS.toMillis(backoff) + " ms");
+			}
+		}
+
+		void connectSucceeded() {
+			this.backoffNanos = 0;
+			this.probing.set(false);
+			this.skipUntilNanos = System.nanoTime();
+		}
+
+		@Override
+		public String toString() {
+			return this.address.getHostAddress();
+		}
+
+	}
+
+	/**
+	 * Resolves through the delegate and orders a host's addresses, fewest open
+	 * connections first.
+	 */
+	private final class SpreadingResolver implements DnsResolver {
+
+		@Override
+		public InetAddress[] resolve(String host) throws UnknownHostException {
+			InetAddress[] resolved = AddressBalancer.this.delegate.resolve(host);
+			return order(host, List.of(resolved)).stream().map((address) -> address.address).toArray(InetAddress[]::new);
+		}
+
+		@Override
+		public List<InetSocketAddress> resolve(String host, int port) throws UnknownHostException {
+			InetAddress[] resolved = AddressBalancer.this.delegate.resolve(host);
+			return order(host, List.of(resolved)).stream()
+				.map((address) -> new InetSocketAddress(address.address, port))
+				.toList();
+		}
+
+		@Override
+		public String resolveCanonicalHostname(String host) throws UnknownHostException {
+			return AddressBalancer.this.delegate.resolveCanonicalHostname(host);
+		}
+
+	}
+
+}
