@@ -8,8 +8,8 @@ import java.util.Locale;
 import java.util.Map;
 
 import io.github.httppool.pool.RouteKey;
-import io.github.httppool.warmup.WarmupRequest;
-import io.github.httppool.warmup.WarmupTarget;
+import io.github.httppool.warmup.internal.WarmupRequest;
+import io.github.httppool.warmup.internal.WarmupTarget;
 import org.apache.hc.core5.http.HttpHost;
 import org.jspecify.annotations.Nullable;
 
