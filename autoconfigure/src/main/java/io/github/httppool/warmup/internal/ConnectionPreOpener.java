@@ -5,6 +5,7 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
@@ -43,9 +44,6 @@ final class ConnectionPreOpener {
 	private static final Log logger = LogFactory.getLog(ConnectionPreOpener.class);
 
 	private static final AtomicLong leaseIds = new AtomicLong();
-
-	private static final Throwable PENDING = new Throwable("pending", null, false, false) {
-	};
 
 	private final PoolingHttpClientConnectionManager connectionManager;
 
@@ -96,10 +94,13 @@ final class ConnectionPreOpener {
 		if (skipped != null || stats == null) {
 			return (deadline) -> Result.skipped(wanted, 0, skipped);
 		}
-		int idle = stats.getAvailable();
-		int routeRoom = this.connectionManager.getMaxPerRoute(route) - stats.getLeased() - idle;
+		PoolStats total = this.connectionManager.getTotalStats();
+		int maxTotal = this.connectionManager.getMaxTotal();
+		int free = (maxTotal <= 0) ? Integer.MAX_VALUE
+				: Math.max(0, maxTotal - total.getLeased() - total.getAvailable() - total.getPending());
+		int routeRoom = this.connectionManager.getMaxPerRoute(route) - stats.getLeased() - stats.getAvailable();
 		List<ConnectionEndpoint> endpoints = lease(route,
-				Math.min(wanted, idle + Math.max(0, Math.min(routeRoom, freeCapacity()))), deadlineNanos);
+				Math.min(wanted, stats.getAvailable() + Math.max(0, Math.min(routeRoom, free))), deadlineNanos);
 		TimeValue keepAliveValue = TimeValue.ofMilliseconds(keepAlive.toMillis());
 		int alreadyOpen = 0;
 		List<CompletableFuture<@Nullable Throwable>> connects = new ArrayList<>();
@@ -123,15 +124,30 @@ final class ConnectionPreOpener {
 				connects.add(CompletableFuture.completedFuture(ex));
 			}
 		}
-		Tally leased = new Tally(wanted, alreadyOpen, 0, 0, wanted - endpoints.size());
-		return (deadline) -> await(connects, deadline, leased, start, lastConnect);
-	}
-
-	private int freeCapacity() {
-		int maxTotal = this.connectionManager.getMaxTotal();
-		PoolStats total = this.connectionManager.getTotalStats();
-		return (maxTotal <= 0) ? Integer.MAX_VALUE
-				: Math.max(0, maxTotal - total.getLeased() - total.getAvailable() - total.getPending());
+		int open = alreadyOpen;
+		int notAttempted = wanted - endpoints.size();
+		return (deadline) -> {
+			try {
+				CompletableFuture.allOf(connects.toArray(CompletableFuture[]::new))
+					.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+			catch (ExecutionException | TimeoutException ex) {
+				// connects still running join the pool when done
+			}
+			List<@Nullable Throwable> done = connects.stream()
+				.filter(CompletableFuture::isDone)
+				.map(CompletableFuture::join)
+				.toList();
+			int opened = (int) done.stream().filter(Objects::isNull).count();
+			Throwable failure = done.stream().filter(Objects::nonNull).findFirst().orElse(null);
+			int stillConnecting = connects.size() - done.size();
+			long end = (stillConnecting > 0) ? System.nanoTime() : lastConnect.get();
+			return new Result(new Tally(wanted, open, opened, stillConnecting, notAttempted), null, failure,
+					Duration.ofNanos(end - start));
+		};
 	}
 
 	private List<ConnectionEndpoint> lease(HttpRoute route, int count, long deadlineNanos) {
@@ -180,33 +196,6 @@ final class ConnectionPreOpener {
 		catch (RuntimeException ex) {
 			logger.debug("Could not release a warm-up connection", ex);
 		}
-	}
-
-	/** Wait for the connects until the deadline; later ones join the pool when done. */
-	private static Result await(List<CompletableFuture<@Nullable Throwable>> connects, long deadlineNanos,
-			Tally leased, long startNanos, AtomicLong lastConnect) {
-		try {
-			CompletableFuture.allOf(connects.toArray(CompletableFuture[]::new))
-				.get(Math.max(0, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-		}
-		catch (ExecutionException | TimeoutException ex) {
-			// counted below
-		}
-		int opened = 0;
-		int stillConnecting = 0;
-		Throwable failure = null;
-		for (CompletableFuture<@Nullable Throwable> connect : connects) {
-			Throwable result = connect.getNow(PENDING);
-			stillConnecting += (result == PENDING) ? 1 : 0;
-			opened += (result == null) ? 1 : 0;
-			failure = (failure == null && result != PENDING) ? result : failure;
-		}
-		long end = (stillConnecting > 0) ? System.nanoTime() : lastConnect.get();
-		return new Result(new Tally(leased.wanted(), leased.alreadyOpen(), opened, stillConnecting,
-				leased.notAttempted()), null, failure, Duration.ofNanos(end - startNanos));
 	}
 
 	/** A pre-open whose endpoints are leased and connects handed over. */

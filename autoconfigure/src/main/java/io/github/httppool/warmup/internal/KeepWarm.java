@@ -78,7 +78,7 @@ public final class KeepWarm implements SmartLifecycle {
 					catch (HttpException | RuntimeException ex) {
 						result = ConnectionPreOpener.Result.failed(target.minIdle(), ex);
 					}
-					topUp.record(warmup.name(), target, result);
+					topUp.log(warmup.name(), target, result);
 				}
 			}
 		}
@@ -109,8 +109,7 @@ public final class KeepWarm implements SmartLifecycle {
 			this.serverKeepAlives = serverKeepAlives;
 		}
 
-		ConnectionPreOpener.Result topUp(WarmupTarget target, long deadlineNanos, Duration interval)
-				throws HttpException {
+		ConnectionPreOpener.Result topUp(WarmupTarget target, long deadline, Duration interval) throws HttpException {
 			int minIdle = target.minIdle();
 			HttpRoute route = this.preOpener.route(target.url());
 			PoolStats stats = this.preOpener.stats(route);
@@ -119,37 +118,34 @@ public final class KeepWarm implements SmartLifecycle {
 			}
 			ServerKeepAlives.Announcement announced = this.serverKeepAlives.get(route.getTargetHost());
 			if (announced == null) {
-				return this.preOpener.start(target, minIdle, deadlineNanos, Runnable::run, target.keepAlive(), false)
-					.await(deadlineNanos);
+				return this.preOpener.start(target, minIdle, deadline, Runnable::run, target.keepAlive(), false)
+					.await(deadline);
 			}
-			long keepAliveNanos = Math.min(target.keepAlive().toNanos(), announced.keepAlive().toNanos());
+			long keepAlive = Math.min(target.keepAlive().toNanos(), announced.keepAlive().toNanos());
 			long now = System.nanoTime();
 			Long renewed = this.renewedAt.get(route);
 			long lastUse = (renewed != null && renewed - announced.lastResponseNanos() > 0) ? renewed
 					: announced.lastResponseNanos();
-			if (stats != null && stats.getAvailable() >= minIdle && now - lastUse + interval.toNanos() < keepAliveNanos) {
+			if (stats != null && stats.getAvailable() >= minIdle && now - lastUse + interval.toNanos() < keepAlive) {
 				return ConnectionPreOpener.Result.skipped(minIdle, minIdle, null);
 			}
 			this.renewedAt.put(route, now);
-			return this.preOpener.start(target, minIdle, deadlineNanos, Runnable::run, Duration.ofNanos(keepAliveNanos),
-					true)
-				.await(deadlineNanos);
+			return this.preOpener.start(target, minIdle, deadline, Runnable::run, Duration.ofNanos(keepAlive), true)
+				.await(deadline);
 		}
 
 		/** Log a top-up: a WARN once when a target fails, an INFO when it recovers. */
-		void record(String pool, WarmupTarget target, ConnectionPreOpener.Result result) {
+		void log(String pool, WarmupTarget target, ConnectionPreOpener.Result result) {
 			String prefix = "HTTP pool '" + pool + "': keep-warm ";
+			String failure = (result.failure() != null) ? Failures.describe(result.failure()) : null;
 			if (result.skipped() != null) {
 				logger.debug(prefix + "skipped " + target.displayName() + ": " + result.skipped());
-				return;
 			}
-			String failure = (result.failure() != null) ? Failures.describe(result.failure()) : null;
-			String previous = (failure != null) ? this.failures.put(target, failure) : this.failures.remove(target);
-			if (failure != null && previous == null) {
+			else if (failure != null && this.failures.put(target, failure) == null) {
 				logger.warn(prefix + "could not re-open connections to " + target.displayName() + ": " + failure
 						+ "; it keeps trying in the background");
 			}
-			else if (failure == null && previous != null) {
+			else if (failure == null && this.failures.remove(target) != null) {
 				logger.info(prefix + "re-opened connections to " + target.displayName() + " again");
 			}
 			else if (result.tally().opened() > 0) {
