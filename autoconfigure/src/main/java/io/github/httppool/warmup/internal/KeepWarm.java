@@ -78,7 +78,7 @@ public final class KeepWarm implements SmartLifecycle {
 					catch (HttpException | RuntimeException ex) {
 						result = ConnectionPreOpener.Result.failed(target.minIdle(), ex);
 					}
-					topUp.log(warmup.name(), target, result);
+					topUp.log(warmup.pool().name(), target, result);
 				}
 			}
 		}

@@ -20,6 +20,7 @@ import org.apache.commons.logging.LogFactory;
 import org.apache.hc.client5.http.routing.HttpRoutePlanner;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.http.HttpMethod;
 import org.springframework.web.client.RestClient;
 
 /**
@@ -52,10 +53,6 @@ public record PoolWarmup(HttpPool pool, ConnectionPreOpener preOpener, List<Warm
 			Supplier<RestClient.Builder> restClient) {
 		this(pool, new ConnectionPreOpener(pool.connectionManager(), routePlanner), List.copyOf(targets), settings,
 				restClient, new ReentrantLock());
-	}
-
-	String name() {
-		return this.pool.name();
 	}
 
 	/**
@@ -98,7 +95,8 @@ public record PoolWarmup(HttpPool pool, ConnectionPreOpener preOpener, List<Warm
 					failures.add(target.displayName() + ": " + String.join("; ", problems));
 				}
 			}
-			WarmupOutcome outcome = new WarmupOutcome(name(), startedAt, Duration.ofNanos(System.nanoTime() - start),
+			WarmupOutcome outcome = new WarmupOutcome(this.pool.name(), startedAt,
+					Duration.ofNanos(System.nanoTime() - start),
 					new WarmupOutcome.Connections(requested, opened, alreadyOpen, connectTime), requestsSent,
 					rehearsal, List.copyOf(skipped), List.copyOf(failures));
 			log(outcome);
@@ -120,7 +118,7 @@ public record PoolWarmup(HttpPool pool, ConnectionPreOpener preOpener, List<Warm
 				failures.add(request + " not sent: the warm-up budget of " + Failures.format(budget) + " ran out");
 				continue;
 			}
-			Future<Integer> status = executor.submit(() -> client.method(request.httpMethod())
+			Future<Integer> status = executor.submit(() -> client.method(HttpMethod.valueOf(request.method()))
 				.uri(target.resolve(request))
 				.attribute(HttpPoolWarmer.ATTRIBUTE, HttpPoolWarmer.REQUEST)
 				.exchange((clientRequest, response) -> response.getStatusCode().value(), true));
@@ -167,13 +165,12 @@ public record PoolWarmup(HttpPool pool, ConnectionPreOpener preOpener, List<Warm
 	}
 
 	private void log(WarmupOutcome outcome) {
+		String prefix = "HTTP pool '" + this.pool.name() + "': ";
 		String hint = this.settings.failOnError() ? "" : "; start-up continues (set " + this.settings.propertyPrefix()
 				+ "fail-on-error=true to fail start-up instead)";
-		outcome.skipped()
-			.forEach((skipped) -> logger.info("HTTP pool '" + name() + "': no connections pre-opened to " + skipped));
+		outcome.skipped().forEach((skipped) -> logger.info(prefix + "no connections pre-opened to " + skipped));
 		outcome.failures()
-			.forEach((failure) -> logger
-				.warn("HTTP pool '" + name() + "': warm-up of " + failure.replaceFirst(": ", " failed: ") + hint));
+			.forEach((failure) -> logger.warn(prefix + "warm-up of " + failure.replaceFirst(": ", " failed: ") + hint));
 		if (!this.targets.isEmpty()) {
 			logger.info(summary(outcome));
 		}

@@ -2,8 +2,6 @@ package io.github.httppool.warmup.internal;
 
 import java.util.Locale;
 
-import org.springframework.http.HttpMethod;
-
 /**
  * A real request sent to a warm-up target, written {@code METHOD path}.
  *
@@ -35,10 +33,6 @@ public record WarmupRequest(String method, String path) {
 					+ " target's URL, such as 'HEAD /health'");
 		}
 		return new WarmupRequest(method, path);
-	}
-
-	HttpMethod httpMethod() {
-		return HttpMethod.valueOf(this.method);
 	}
 
 	@Override
