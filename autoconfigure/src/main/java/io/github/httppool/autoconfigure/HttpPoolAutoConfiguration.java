@@ -1,12 +1,14 @@
 package io.github.httppool.autoconfigure;
 
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 import io.github.httppool.autoconfigure.internal.HttpPoolClients;
 import io.github.httppool.autoconfigure.internal.ResolvedClient;
 import io.github.httppool.pool.HttpPools;
 import io.github.httppool.pool.internal.ConnectionEvictor;
+import io.github.httppool.warmup.internal.RehearsalClientFactory;
 import org.apache.hc.client5.http.DnsResolver;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
@@ -92,6 +94,19 @@ public final class HttpPoolAutoConfiguration {
 				new HttpPoolBuilderCustomizers(connectionManagerCustomizers.orderedStream().toList(),
 						httpClientCustomizers.orderedStream().toList(), springBoot),
 				dnsResolver.getIfUnique());
+	}
+
+	/**
+	 * Return the factory of the warm-up rehearsal's throw-away clients, made as the
+	 * managed clients are. For the starter's warm-up auto-configuration; not a supported
+	 * API.
+	 * @param baseline Spring Boot's HTTP client settings, as the managed pools use them
+	 * @param customizers the {@code RestClient} customizers, in order
+	 * @return the factory
+	 */
+	public static RehearsalClientFactory rehearsalClientFactory(HttpClientSettings baseline,
+			List<RestClientCustomizer> customizers) {
+		return new RehearsalClients(baseline, customizers);
 	}
 
 	/**

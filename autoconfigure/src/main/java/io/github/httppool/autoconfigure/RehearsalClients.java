@@ -7,7 +7,7 @@ import javax.net.ssl.SSLContext;
 import io.github.httppool.autoconfigure.internal.ResolvedClient;
 import io.github.httppool.pool.HttpPool;
 import io.github.httppool.pool.HttpPools;
-import io.github.httppool.warmup.RehearsalClientFactory;
+import io.github.httppool.warmup.internal.RehearsalClientFactory;
 import io.micrometer.core.instrument.observation.DefaultMeterObservationHandler;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.observation.ObservationHandler;
@@ -23,16 +23,11 @@ import org.springframework.util.ClassUtils;
 import org.springframework.web.client.RestClient;
 
 /**
- * Creates the rehearsal's throw-away clients the way the managed clients are made (the
- * same mapping of properties onto HttpClient, connection monitor, request factory and
- * Spring Boot's {@link RestClientCustomizer customizers}), on a pool with default settings
- * registered nowhere: no meter, health contributor or actuator endpoint sees it. Its
- * observations go to a registry of its own (recorded as timers in a meter registry of its
- * own when Micrometer's meters are present), never to the application's.
- *
- * @since 0.1.0
+ * Creates the rehearsal's throw-away clients as the managed clients are made, with the
+ * {@link RestClientCustomizer customizers}, on a pool registered nowhere, observed into
+ * registries of their own.
  */
-public final class RehearsalClients implements RehearsalClientFactory {
+final class RehearsalClients implements RehearsalClientFactory {
 
 	private static final boolean METERS_PRESENT = ClassUtils.isPresent(
 			"io.micrometer.core.instrument.observation.DefaultMeterObservationHandler",
@@ -47,7 +42,7 @@ public final class RehearsalClients implements RehearsalClientFactory {
 	 * @param baseline Spring Boot's HTTP client settings, as the managed pools use them
 	 * @param customizers the {@link RestClient} customizers, in order
 	 */
-	public RehearsalClients(HttpClientSettings baseline, List<RestClientCustomizer> customizers) {
+	RehearsalClients(HttpClientSettings baseline, List<RestClientCustomizer> customizers) {
 		this.baseline = baseline;
 		this.customizers = List.copyOf(customizers);
 	}
@@ -73,11 +68,7 @@ public final class RehearsalClients implements RehearsalClientFactory {
 		return new Client(builder.build(), pools);
 	}
 
-	/**
-	 * Meters of the rehearsal's own, so that recording {@code http.client.requests} is
-	 * compiled before the first real call; apart so that Micrometer's meters load only
-	 * when present.
-	 */
+	/** The rehearsal's own meters, apart so that Micrometer loads only when present. */
 	private static final class ThrowAwayMeters {
 
 		static ObservationHandler<?> handler() {

@@ -24,8 +24,7 @@ public record WarmupOutcome(String pool, Instant startedAt, Duration duration, C
 		int requestsSent, RehearsalResult rehearsal, List<String> skipped, List<String> failures) {
 
 	/**
-	 * Return the outcome as simple values, as the pool's health details and the actuator
-	 * endpoint show it.
+	 * Return the outcome as simple values, as health details and the endpoint show it.
 	 * @return the details
 	 */
 	public Map<String, Object> toDetails() {
@@ -56,8 +55,7 @@ public record WarmupOutcome(String pool, Instant startedAt, Duration duration, C
 	 * @param requested connections asked for across all targets
 	 * @param opened connections opened
 	 * @param alreadyOpen idle connections that were open already
-	 * @param connectTime how long opening them took (the longest target's), DNS, TCP and
-	 * TLS included
+	 * @param connectTime how long opening them took (the longest target's)
 	 */
 	public record Connections(int requested, int opened, int alreadyOpen, Duration connectTime) {
 

@@ -1,8 +1,5 @@
 /**
- * Warm-up of the managed pools: a rehearsal of the request path, once per JVM, on a
- * throw-away pool against an in-process loopback server; connections opened at
- * start-up without requests; optional real warm-up requests; and keep-warm of idle
- * connections in the background.
+ * Warm-up of the managed pools: the runner's API and its outcome.
  */
 @NullMarked
 package io.github.httppool.warmup;

@@ -11,8 +11,8 @@ import io.github.httppool.autoconfigure.HttpPoolAutoConfiguration;
 import io.github.httppool.autoconfigure.HttpPoolClientProperties;
 import io.github.httppool.autoconfigure.HttpPoolProperties;
 import io.github.httppool.pool.internal.RouteKey;
-import io.github.httppool.warmup.WarmupRequest;
-import io.github.httppool.warmup.WarmupTarget;
+import io.github.httppool.warmup.internal.WarmupRequest;
+import io.github.httppool.warmup.internal.WarmupTarget;
 import org.apache.hc.core5.http.HttpHost;
 import org.jspecify.annotations.Nullable;
 

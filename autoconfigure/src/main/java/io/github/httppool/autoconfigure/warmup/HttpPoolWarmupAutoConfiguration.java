@@ -12,18 +12,19 @@ import io.github.httppool.autoconfigure.HttpPoolAutoConfiguration;
 import io.github.httppool.autoconfigure.HttpPoolClientProperties;
 import io.github.httppool.autoconfigure.HttpPoolProperties;
 import io.github.httppool.autoconfigure.PooledRestClients;
-import io.github.httppool.autoconfigure.RehearsalClients;
 import io.github.httppool.autoconfigure.internal.HttpPoolClients;
 import io.github.httppool.autoconfigure.internal.ResolvedClient;
 import io.github.httppool.pool.HttpPool;
 import io.github.httppool.pool.HttpPools;
 import io.github.httppool.pool.internal.Milliseconds;
 import io.github.httppool.warmup.HttpPoolWarmer;
-import io.github.httppool.warmup.HttpPoolWarmer.RehearsalPlan;
-import io.github.httppool.warmup.KeepWarm;
-import io.github.httppool.warmup.PoolWarmup;
-import io.github.httppool.warmup.WarmupRequest;
-import io.github.httppool.warmup.WarmupTarget;
+import io.github.httppool.warmup.internal.KeepWarm;
+import io.github.httppool.warmup.internal.PoolWarmup;
+import io.github.httppool.warmup.internal.RehearsalClientFactory;
+import io.github.httppool.warmup.internal.RehearsalRun;
+import io.github.httppool.warmup.internal.WarmupRequest;
+import io.github.httppool.warmup.internal.WarmupRunner;
+import io.github.httppool.warmup.internal.WarmupTarget;
 import org.apache.commons.logging.LogFactory;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
 import org.apache.hc.core5.http.HttpHost;
@@ -44,14 +45,9 @@ import org.springframework.core.env.Environment;
 import org.springframework.web.client.RestClient;
 
 /**
- * Auto-configuration of the warm-up of the managed pools ({@code http.pool.warmup.*} for
- * the default client, {@code http.pool.clients.<name>.warmup.*} for named ones): a
- * rehearsal of the request path, once per JVM on a throw-away pool, started in the
- * background as soon as the context's bean definitions are known, before any bean is
- * created, and joined by a short leg on the application's own client when the warm-up's
- * bean is created; an application runner that waits for it, pre-opens connections and
- * sends the warm-up requests asked for before the application reports itself ready; and
- * a lifecycle bean that keeps {@code min-idle} connections warm.
+ * Auto-configuration of the warm-up of the managed pools ({@code http.pool.warmup.*},
+ * {@code http.pool.clients.<name>.warmup.*}): the rehearsal, started once the bean
+ * definitions are known; the runner that warms the pools up before readiness; keep-warm.
  *
  * @since 0.1.0
  */
@@ -72,10 +68,10 @@ public final class HttpPoolWarmupAutoConfiguration {
 					.bindUnchecked(Binder.get(environment).bindOrCreate("http.pool", HttpPoolProperties.class),
 							environment)
 					.values();
-				RehearsalPlan plan = plan(clients);
+				RehearsalRun.Plan plan = plan(clients);
 				if (plan != null) {
-					HttpPoolWarmer.rehearseEarly(plan, budget(clients),
-							new RehearsalClients(HttpClientSettings.defaults(), List.of()));
+					RehearsalRun.startEarly(plan, budget(clients),
+							HttpPoolAutoConfiguration.rehearsalClientFactory(HttpClientSettings.defaults(), List.of()));
 				}
 			}
 			catch (RuntimeException ex) {
@@ -86,8 +82,8 @@ public final class HttpPoolWarmupAutoConfiguration {
 	}
 
 	@Bean
-	@ConditionalOnMissingBean
-	HttpPoolWarmer httpPoolWarmer(HttpPoolClients httpPoolClients, HttpPools httpPools,
+	@ConditionalOnMissingBean(HttpPoolWarmer.class)
+	WarmupRunner httpPoolWarmer(HttpPoolClients httpPoolClients, HttpPools httpPools,
 			PooledRestClients pooledRestClients, ObjectProvider<HttpClientSettings> httpClientSettings,
 			ObjectProvider<RestClientCustomizer> restClientCustomizers) {
 		List<PoolWarmup> warmups = new ArrayList<>();
@@ -102,20 +98,19 @@ public final class HttpPoolWarmupAutoConfiguration {
 				}
 			}
 		}
-		RehearsalClients clients = new RehearsalClients(httpClientSettings.getIfAvailable(HttpClientSettings::defaults),
+		RehearsalClientFactory clients = HttpPoolAutoConfiguration.rehearsalClientFactory(httpClientSettings.getIfAvailable(HttpClientSettings::defaults),
 				restClientCustomizers.orderedStream().toList());
-		return new HttpPoolWarmer(warmups, budget(pooled), plan(pooled), clients);
+		return new WarmupRunner(warmups, budget(pooled), plan(pooled), clients);
 	}
 
 	@Bean
 	@ConditionalOnMissingBean
-	KeepWarm httpPoolKeepWarm(HttpPoolWarmer httpPoolWarmer) {
+	@ConditionalOnBean(WarmupRunner.class)
+	KeepWarm httpPoolKeepWarm(WarmupRunner httpPoolWarmer) {
 		return new KeepWarm(httpPoolWarmer);
 	}
 
-	/**
-	 * Return the budget of the whole warm-up: the largest of the clients' budgets.
-	 */
+	/** The budget of the whole warm-up: the largest of the clients'. */
 	private static Duration budget(Collection<HttpPoolClientProperties> clients) {
 		return Milliseconds.roundUp(clients.stream()
 			.map(HttpPoolClientProperties::getWarmup)
@@ -125,12 +120,8 @@ public final class HttpPoolWarmupAutoConfiguration {
 			.orElse(Duration.ofSeconds(5)));
 	}
 
-	/**
-	 * Return what the rehearsal covers for all clients together, or {@code null} if no
-	 * client rehearses: the most requests any client asks for, every client's types, and
-	 * TLS when some client calls HTTPS upstreams.
-	 */
-	private static @Nullable RehearsalPlan plan(Collection<HttpPoolClientProperties> clients) {
+	/** What the rehearsal covers for all clients together, {@code null} for nothing. */
+	private static RehearsalRun.@Nullable Plan plan(Collection<HttpPoolClientProperties> clients) {
 		int requests = 0;
 		Set<Class<?>> types = new LinkedHashSet<>();
 		boolean tls = false;
@@ -142,7 +133,7 @@ public final class HttpPoolWarmupAutoConfiguration {
 				tls |= callsHttps(client);
 			}
 		}
-		return (requests > 0) ? new RehearsalPlan(requests, List.copyOf(types), tls) : null;
+		return (requests > 0) ? new RehearsalRun.Plan(requests, List.copyOf(types), tls) : null;
 	}
 
 	private static PoolWarmup warmup(ResolvedClient client, HttpPool pool, PooledRestClients pooledRestClients) {
@@ -164,10 +155,7 @@ public final class HttpPoolWarmupAutoConfiguration {
 				() -> pooledRestClients.restClientBuilder(client.name()));
 	}
 
-	/**
-	 * Return whether the client calls HTTPS upstreams: an {@code https} base URL, target
-	 * or per-host route, or an SSL bundle.
-	 */
+	/** Whether the client calls HTTPS: an SSL bundle, an https base URL, route or target. */
 	private static boolean callsHttps(HttpPoolClientProperties client) {
 		return client.getSsl().getBundle() != null || isHttps(client.getBaseUrl())
 				|| client.getRoutes().keySet().stream().anyMatch(HttpPoolWarmupAutoConfiguration::isHttps)

@@ -1,8 +1,9 @@
-package io.github.httppool.warmup;
+package io.github.httppool.warmup.internal;
 
 import io.github.httppool.autoconfigure.HttpPoolAutoConfiguration;
 import io.github.httppool.autoconfigure.warmup.HttpPoolWarmupAutoConfiguration;
 import io.github.httppool.testsupport.FailureReports;
+import io.github.httppool.warmup.HttpPoolWarmer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -113,12 +114,12 @@ class WarmupPropertiesValidationTests {
 		this.contextRunner
 			.withPropertyValues("http.pool.validate-after-inactivity=3s", "http.pool.warmup.targets[0].url=https://a.example",
 					"http.pool.warmup.targets[0].min-idle=1")
-			.run((context) -> assertThat(context.getBean(HttpPoolWarmer.class).warmups().get(0).settings().keepWarmInterval())
+			.run((context) -> assertThat(context.getBean(WarmupRunner.class).warmups().get(0).settings().keepWarmInterval())
 				.isEqualTo(java.time.Duration.ofSeconds(3)));
 		this.contextRunner
 			.withPropertyValues("http.pool.validate-after-inactivity=0s", "http.pool.warmup.targets[0].url=https://a.example",
 					"http.pool.warmup.targets[0].min-idle=1")
-			.run((context) -> assertThat(context.getBean(HttpPoolWarmer.class).warmups().get(0).settings().keepWarmInterval())
+			.run((context) -> assertThat(context.getBean(WarmupRunner.class).warmups().get(0).settings().keepWarmInterval())
 				.isEqualTo(java.time.Duration.ofSeconds(1)));
 	}
 
@@ -142,7 +143,7 @@ class WarmupPropertiesValidationTests {
 					"http.pool.warmup.targets[0].requests[0]=HEAD /health")
 			.run((context) -> {
 				assertThat(context).hasNotFailed();
-				PoolWarmup warmup = context.getBean(HttpPoolWarmer.class).warmups().get(0);
+				PoolWarmup warmup = context.getBean(WarmupRunner.class).warmups().get(0);
 				assertThat(warmup).isNotNull();
 				WarmupTarget target = warmup.targets().get(0);
 				assertThat(target.displayName()).isEqualTo("https://a.example:8443");

@@ -1,4 +1,4 @@
-package io.github.httppool.warmup;
+package io.github.httppool.warmup.internal;
 
 import java.time.Duration;
 import java.util.HashMap;
@@ -18,19 +18,12 @@ import org.apache.hc.core5.pool.PoolStats;
 import org.springframework.context.SmartLifecycle;
 
 /**
- * Keeps {@code min-idle} idle connections open to every target that asks for it, across
- * idle periods and without requests, on one daemon thread named {@value #THREAD_NAME},
- * every {@code keep-warm.interval}. It stops first on shutdown, so that no connection is
- * opened while the application shuts down.
- *
- * @since 0.1.0
+ * Keeps {@code min-idle} idle connections open to every target that asks for it, every
+ * {@code keep-warm.interval} on one daemon thread; stops first on shutdown.
  */
 public final class KeepWarm implements SmartLifecycle {
 
-	/**
-	 * The name of the keep-warm thread.
-	 */
-	public static final String THREAD_NAME = "http-pool-keep-warm";
+	static final String THREAD_NAME = "http-pool-keep-warm";
 
 	private static final Log logger = LogFactory.getLog(KeepWarm.class);
 
@@ -42,7 +35,7 @@ public final class KeepWarm implements SmartLifecycle {
 	 * Create a new instance.
 	 * @param warmer the warm-up whose targets with {@code min-idle} are kept warm
 	 */
-	public KeepWarm(HttpPoolWarmer warmer) {
+	public KeepWarm(WarmupRunner warmer) {
 		this.warmups = warmer.warmups()
 			.stream()
 			.filter((warmup) -> warmup.targets().stream().anyMatch((target) -> target.minIdle() > 0))
@@ -69,9 +62,6 @@ public final class KeepWarm implements SmartLifecycle {
 		return this.scheduler.isRunning();
 	}
 
-	/**
-	 * Top every target of a pool up, unless the pool's warm-up runs.
-	 */
 	private static void keepWarm(PoolWarmup warmup, TopUp topUp) {
 		if (warmup.pool().isClosed() || !warmup.lock().tryLock()) {
 			return;
@@ -88,7 +78,7 @@ public final class KeepWarm implements SmartLifecycle {
 					catch (HttpException | RuntimeException ex) {
 						result = ConnectionPreOpener.Result.failed(target.minIdle(), ex);
 					}
-					topUp.record(warmup.name(), target, result);
+					topUp.log(warmup.pool().name(), target, result);
 				}
 			}
 		}
@@ -98,13 +88,11 @@ public final class KeepWarm implements SmartLifecycle {
 	}
 
 	/**
-	 * Tops a target's idle connections up to {@code min-idle} when no request uses its
-	 * route, connecting on the calling thread. When the route's server announced a
-	 * keep-alive timeout, the idle connections are never touched (that would extend their
-	 * keep-alive past the server's idle timer): all are replaced by fresh ones when some
-	 * are missing or would expire before the next check. Otherwise they are leased,
-	 * which runs HttpClient's checks on them, the missing ones are opened, and all are
-	 * released with the target's keep-alive.
+	 * Tops a target's idle connections up to {@code min-idle} while no request uses its
+	 * route. Where the server announced a keep-alive timeout, idle connections are not
+	 * touched (that would outlive the server's timer) but all replaced when some are
+	 * missing or would expire before the next check; otherwise they are leased (checked),
+	 * the missing ones opened.
 	 */
 	static final class TopUp {
 
@@ -121,52 +109,43 @@ public final class KeepWarm implements SmartLifecycle {
 			this.serverKeepAlives = serverKeepAlives;
 		}
 
-		ConnectionPreOpener.Result topUp(WarmupTarget target, long deadlineNanos, Duration interval)
-				throws HttpException {
+		ConnectionPreOpener.Result topUp(WarmupTarget target, long deadline, Duration interval) throws HttpException {
 			int minIdle = target.minIdle();
 			HttpRoute route = this.preOpener.route(target.url());
 			PoolStats stats = this.preOpener.stats(route);
 			if (stats != null && stats.getLeased() > 0) {
-				return new ConnectionPreOpener.Result(new ConnectionPreOpener.Tally(minIdle, 0, 0, 0, minIdle),
-						"requests are using " + target.displayName(), null, Duration.ZERO);
+				return ConnectionPreOpener.Result.skipped(minIdle, 0, "requests are using " + target.displayName());
 			}
 			ServerKeepAlives.Announcement announced = this.serverKeepAlives.get(route.getTargetHost());
 			if (announced == null) {
-				return this.preOpener.start(target, minIdle, deadlineNanos, Runnable::run, target.keepAlive(), false)
-					.await(deadlineNanos);
+				return this.preOpener.start(target, minIdle, deadline, Runnable::run, target.keepAlive(), false)
+					.await(deadline);
 			}
-			long keepAliveNanos = Math.min(target.keepAlive().toNanos(), announced.keepAlive().toNanos());
+			long keepAlive = Math.min(target.keepAlive().toNanos(), announced.keepAlive().toNanos());
 			long now = System.nanoTime();
 			Long renewed = this.renewedAt.get(route);
 			long lastUse = (renewed != null && renewed - announced.lastResponseNanos() > 0) ? renewed
 					: announced.lastResponseNanos();
-			if (stats != null && stats.getAvailable() >= minIdle && now - lastUse + interval.toNanos() < keepAliveNanos) {
-				return new ConnectionPreOpener.Result(new ConnectionPreOpener.Tally(minIdle, minIdle, 0, 0, 0), null,
-						null, Duration.ZERO);
+			if (stats != null && stats.getAvailable() >= minIdle && now - lastUse + interval.toNanos() < keepAlive) {
+				return ConnectionPreOpener.Result.skipped(minIdle, minIdle, null);
 			}
 			this.renewedAt.put(route, now);
-			return this.preOpener.start(target, minIdle, deadlineNanos, Runnable::run, Duration.ofNanos(keepAliveNanos),
-					true)
-				.await(deadlineNanos);
+			return this.preOpener.start(target, minIdle, deadline, Runnable::run, Duration.ofNanos(keepAlive), true)
+				.await(deadline);
 		}
 
-		/**
-		 * Log what a top-up did: a target that cannot be re-opened is a WARN once and an
-		 * INFO when it recovers.
-		 */
-		void record(String pool, WarmupTarget target, ConnectionPreOpener.Result result) {
+		/** Log a top-up: a WARN once when a target fails, an INFO when it recovers. */
+		void log(String pool, WarmupTarget target, ConnectionPreOpener.Result result) {
 			String prefix = "HTTP pool '" + pool + "': keep-warm ";
+			String failure = (result.failure() != null) ? Failures.describe(result.failure()) : null;
 			if (result.skipped() != null) {
 				logger.debug(prefix + "skipped " + target.displayName() + ": " + result.skipped());
-				return;
 			}
-			String failure = (result.failure() != null) ? Failures.describe(result.failure()) : null;
-			String previous = (failure != null) ? this.failures.put(target, failure) : this.failures.remove(target);
-			if (failure != null && previous == null) {
+			else if (failure != null && this.failures.put(target, failure) == null) {
 				logger.warn(prefix + "could not re-open connections to " + target.displayName() + ": " + failure
 						+ "; it keeps trying in the background");
 			}
-			else if (failure == null && previous != null) {
+			else if (failure == null && this.failures.remove(target) != null) {
 				logger.info(prefix + "re-opened connections to " + target.displayName() + " again");
 			}
 			else if (result.tally().opened() > 0) {

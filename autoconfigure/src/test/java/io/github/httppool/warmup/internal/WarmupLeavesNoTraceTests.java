@@ -1,4 +1,4 @@
-package io.github.httppool.warmup;
+package io.github.httppool.warmup.internal;
 
 import java.time.Duration;
 import java.util.List;
@@ -12,6 +12,7 @@ import io.github.httppool.pool.HttpPools;
 import io.github.httppool.testsupport.LoopbackHttpServer;
 import io.github.httppool.testsupport.RecordingObservationHandler;
 import io.github.httppool.testsupport.TestTls;
+import io.github.httppool.warmup.WarmupOutcome;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.junit.jupiter.api.Test;

@@ -1,12 +1,11 @@
-package io.github.httppool.warmup;
+package io.github.httppool.warmup.internal;
 
 import java.time.Duration;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 
 /**
- * Describes failures in one line: the exception's type and message, and its root cause
- * when that adds something.
+ * Describes failures in one line: type, message and a root cause that adds something.
  */
 final class Failures {
 
@@ -27,9 +26,7 @@ final class Failures {
 				? description + " (caused by " + text(root) + ")" : description;
 	}
 
-	/**
-	 * Format a duration the way it is configured: {@code 5s}, {@code 700ms}.
-	 */
+	/** Format a duration as configured: {@code 5s}, {@code 700ms}. */
 	static String format(Duration duration) {
 		long millis = duration.toMillis();
 		return (millis % 1000 == 0) ? (millis / 1000) + "s" : millis + "ms";

@@ -1,4 +1,4 @@
-package io.github.httppool.warmup;
+package io.github.httppool.warmup.internal;
 
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -11,26 +11,15 @@ import org.springframework.util.Assert;
 /**
  * An upstream a pool warms up.
  *
- * @param url the upstream's URL, without user information; its scheme, host and port
- * select the route
+ * @param url the upstream's URL, without user information
  * @param connections the connections to open at start-up
  * @param minIdle the idle connections to keep open in the background, zero for none
  * @param requests real requests to send at the end of the warm-up
- * @param keepAlive how long a connection opened without a request may stay idle, as the
- * pool's keep-alive strategy decides for a response without {@code Keep-Alive}
- * @since 0.1.0
+ * @param keepAlive how long a connection opened without a request may stay idle
  */
 public record WarmupTarget(URI url, int connections, int minIdle, List<WarmupRequest> requests,
 		Duration keepAlive) {
 
-	/**
-	 * Create a new instance.
-	 * @param url the upstream's URL
-	 * @param connections the connections to open at start-up
-	 * @param minIdle the idle connections to keep open, zero for none
-	 * @param requests real requests to send at the end of the warm-up
-	 * @param keepAlive how long a connection opened without a request may stay idle
-	 */
 	public WarmupTarget {
 		Assert.isTrue(url.getUserInfo() == null, "'url' must not contain user information");
 		Assert.isTrue(connections >= 1, "'connections' must be at least 1");
@@ -40,8 +29,8 @@ public record WarmupTarget(URI url, int connections, int minIdle, List<WarmupReq
 	}
 
 	/**
-	 * Parse a target URL: an absolute {@code http} or {@code https} URL with a host; user
-	 * information is dropped, so that it never reaches a log.
+	 * Parse an absolute {@code http} or {@code https} URL with a host, dropping user
+	 * information so that it never reaches a log.
 	 * @param text the URL
 	 * @return the URL without user information
 	 * @throws IllegalArgumentException with a message that says what is expected
@@ -65,7 +54,7 @@ public record WarmupTarget(URI url, int connections, int minIdle, List<WarmupReq
 	}
 
 	/**
-	 * Return a URL as it is logged and reported: scheme, host and port only.
+	 * Return a URL as logged: scheme, host and port only.
 	 * @param url an absolute http or https URL
 	 * @return {@code scheme://host:port}
 	 */

@@ -1,9 +1,10 @@
-package io.github.httppool.warmup;
+package io.github.httppool.warmup.internal;
 
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;
 
+import io.github.httppool.warmup.WarmupOutcome;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;

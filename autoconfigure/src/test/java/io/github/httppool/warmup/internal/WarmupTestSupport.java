@@ -1,4 +1,4 @@
-package io.github.httppool.warmup;
+package io.github.httppool.warmup.internal;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -8,6 +8,8 @@ import io.github.httppool.autoconfigure.HttpPoolAutoConfiguration;
 import io.github.httppool.autoconfigure.warmup.HttpPoolWarmupAutoConfiguration;
 import io.github.httppool.pool.HttpPool;
 import io.github.httppool.pool.HttpPools;
+import io.github.httppool.warmup.HttpPoolWarmer;
+import io.github.httppool.warmup.WarmupOutcome;
 import org.apache.hc.core5.pool.PoolStats;
 
 import org.springframework.boot.Banner;

@@ -1,16 +1,12 @@
-package io.github.httppool.warmup;
+package io.github.httppool.warmup.internal;
 
 import java.util.Locale;
 
-import org.springframework.http.HttpMethod;
-
 /**
- * A real request sent to a warm-up target when the user asks for one, written
- * {@code METHOD path}, such as {@code HEAD /health}.
+ * A real request sent to a warm-up target, written {@code METHOD path}.
  *
  * @param method the HTTP method, upper case
  * @param path the path, optionally with a query, resolved against the target's URL
- * @since 0.1.0
  */
 public record WarmupRequest(String method, String path) {
 
@@ -37,10 +33,6 @@ public record WarmupRequest(String method, String path) {
 					+ " target's URL, such as 'HEAD /health'");
 		}
 		return new WarmupRequest(method, path);
-	}
-
-	HttpMethod httpMethod() {
-		return HttpMethod.valueOf(this.method);
 	}
 
 	@Override

@@ -1,4 +1,4 @@
-package io.github.httppool.warmup;
+package io.github.httppool.warmup.internal;
 
 import javax.net.ssl.SSLContext;
 
@@ -8,18 +8,14 @@ import org.springframework.web.client.RestClient;
 
 /**
  * Creates the rehearsal's throw-away client: a {@link RestClient} on a pool of its own,
- * built by the same code as the application's pools but seen by no meter, health
- * contributor or observation of the application.
- *
- * @since 0.1.0
+ * made like the application's but seen by none of its meters, health or observations.
  */
 @FunctionalInterface
 public interface RehearsalClientFactory {
 
 	/**
 	 * Create a client on a new pool.
-	 * @param tls the TLS context of its connections, which trusts only the rehearsal's
-	 * certificate, or {@code null} when TLS is not rehearsed
+	 * @param tls its TLS context, trusting only the rehearsal, or {@code null}
 	 * @return the client; closing it closes its pool
 	 * @throws Exception if the client cannot be created
 	 */
@@ -29,7 +25,7 @@ public interface RehearsalClientFactory {
 	 * A throw-away client and what to close with it.
 	 *
 	 * @param restClient the client
-	 * @param resources closed with the client: its pool
+	 * @param resources closed with the client
 	 */
 	record Client(RestClient restClient, AutoCloseable resources) implements AutoCloseable {
 

@@ -1,10 +1,11 @@
-package io.github.httppool.warmup;
+package io.github.httppool.warmup.internal;
 
 import java.io.IOException;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
@@ -33,24 +34,16 @@ import org.apache.hc.core5.util.Timeout;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Opens connections into a pool without sending a request, with HttpClient's own
- * sequence {@code lease → connect → release}: DNS, TCP, TLS handshake and hostname
- * verification, then the connection is released as reusable, as after a response.
- * <p>
- * Every endpoint is leased before any is released (a LIFO pool would hand the same one
- * back); the route is planned by the client's route planner, so requests find the
- * connections; a route through a proxy is never pre-opened; leasing stays within the
- * route's and the pool's limits, never waits for a slot and never makes the pool close
- * another route's idle connection.
+ * Opens connections into a pool without a request, by HttpClient's own {@code lease →
+ * connect → release} on the route the client's planner gives; every endpoint is leased
+ * before any is released, within the route's and the pool's free room, never through a
+ * proxy.
  */
 final class ConnectionPreOpener {
 
 	private static final Log logger = LogFactory.getLog(ConnectionPreOpener.class);
 
 	private static final AtomicLong leaseIds = new AtomicLong();
-
-	private static final Throwable PENDING = new Throwable("pending", null, false, false) {
-	};
 
 	private final PoolingHttpClientConnectionManager connectionManager;
 
@@ -78,9 +71,8 @@ final class ConnectionPreOpener {
 	}
 
 	/**
-	 * Lease up to {@code wanted} endpoints of the target's route (idle ones pass
-	 * HttpClient's checks on the way) and hand the connects of the others to the
-	 * executor; {@code replaceOpen} closes open idle ones and opens them anew.
+	 * Lease up to {@code wanted} endpoints, connect the closed ones on the executor;
+	 * {@code replaceOpen} re-opens open ones too.
 	 */
 	Pending start(WarmupTarget target, int wanted, long deadlineNanos, Executor executor, Duration keepAlive,
 			boolean replaceOpen) {
@@ -100,13 +92,15 @@ final class ConnectionPreOpener {
 						: (stats.getPending() > 0) ? "callers are waiting for connections to " + target.displayName()
 								: null;
 		if (skipped != null || stats == null) {
-			return (deadline) -> new Result(new Tally(wanted, 0, 0, 0, wanted), skipped, null, Duration.ZERO);
+			return (deadline) -> Result.skipped(wanted, 0, skipped);
 		}
-		int idle = stats.getAvailable();
-		int routeRoom = this.connectionManager.getMaxPerRoute(route) - stats.getLeased() - idle;
+		PoolStats total = this.connectionManager.getTotalStats();
+		int maxTotal = this.connectionManager.getMaxTotal();
+		int free = (maxTotal <= 0) ? Integer.MAX_VALUE
+				: Math.max(0, maxTotal - total.getLeased() - total.getAvailable() - total.getPending());
+		int routeRoom = this.connectionManager.getMaxPerRoute(route) - stats.getLeased() - stats.getAvailable();
 		List<ConnectionEndpoint> endpoints = lease(route,
-				Math.min(wanted, idle + Math.max(0, Math.min(routeRoom, freeCapacity()))), deadlineNanos);
-		// Every endpoint is held: releasing now cannot hand one back to this pre-opener.
+				Math.min(wanted, stats.getAvailable() + Math.max(0, Math.min(routeRoom, free))), deadlineNanos);
 		TimeValue keepAliveValue = TimeValue.ofMilliseconds(keepAlive.toMillis());
 		int alreadyOpen = 0;
 		List<CompletableFuture<@Nullable Throwable>> connects = new ArrayList<>();
@@ -130,15 +124,30 @@ final class ConnectionPreOpener {
 				connects.add(CompletableFuture.completedFuture(ex));
 			}
 		}
-		Tally leased = new Tally(wanted, alreadyOpen, 0, 0, wanted - endpoints.size());
-		return (deadline) -> await(connects, deadline, leased, start, lastConnect);
-	}
-
-	private int freeCapacity() {
-		int maxTotal = this.connectionManager.getMaxTotal();
-		PoolStats total = this.connectionManager.getTotalStats();
-		return (maxTotal <= 0) ? Integer.MAX_VALUE
-				: Math.max(0, maxTotal - total.getLeased() - total.getAvailable() - total.getPending());
+		int open = alreadyOpen;
+		int notAttempted = wanted - endpoints.size();
+		return (deadline) -> {
+			try {
+				CompletableFuture.allOf(connects.toArray(CompletableFuture[]::new))
+					.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+			catch (ExecutionException | TimeoutException ex) {
+				// connects still running join the pool when done
+			}
+			List<@Nullable Throwable> done = connects.stream()
+				.filter(CompletableFuture::isDone)
+				.map(CompletableFuture::join)
+				.toList();
+			int opened = (int) done.stream().filter(Objects::isNull).count();
+			Throwable failure = done.stream().filter(Objects::nonNull).findFirst().orElse(null);
+			int stillConnecting = connects.size() - done.size();
+			long end = (stillConnecting > 0) ? System.nanoTime() : lastConnect.get();
+			return new Result(new Tally(wanted, open, opened, stillConnecting, notAttempted), null, failure,
+					Duration.ofNanos(end - start));
+		};
 	}
 
 	private List<ConnectionEndpoint> lease(HttpRoute route, int count, long deadlineNanos) {
@@ -179,10 +188,7 @@ final class ConnectionPreOpener {
 		}
 	}
 
-	/**
-	 * Release an endpoint into the pool; a {@code null} keep-alive closes its connection
-	 * and frees its slot.
-	 */
+	/** Release an endpoint; a {@code null} keep-alive closes it. */
 	private void release(ConnectionEndpoint endpoint, @Nullable TimeValue keepAlive) {
 		try {
 			this.connectionManager.release(endpoint, null, keepAlive);
@@ -192,54 +198,22 @@ final class ConnectionPreOpener {
 		}
 	}
 
-	/**
-	 * Wait until every connect is done or the deadline has passed; connects still running
-	 * then count as still connecting and join the pool when done.
-	 */
-	private static Result await(List<CompletableFuture<@Nullable Throwable>> connects, long deadlineNanos,
-			Tally leased, long startNanos, AtomicLong lastConnect) {
-		try {
-			CompletableFuture.allOf(connects.toArray(CompletableFuture[]::new))
-				.get(Math.max(0, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-		}
-		catch (ExecutionException | TimeoutException ex) {
-			// the results say what happened
-		}
-		int opened = 0;
-		int stillConnecting = 0;
-		Throwable failure = null;
-		for (CompletableFuture<@Nullable Throwable> connect : connects) {
-			Throwable result = connect.getNow(PENDING);
-			stillConnecting += (result == PENDING) ? 1 : 0;
-			opened += (result == null) ? 1 : 0;
-			failure = (failure == null && result != PENDING) ? result : failure;
-		}
-		long end = (stillConnecting > 0) ? System.nanoTime() : lastConnect.get();
-		return new Result(new Tally(leased.wanted(), leased.alreadyOpen(), opened, stillConnecting,
-				leased.notAttempted()), null, failure, Duration.ofNanos(end - startNanos));
-	}
-
-	/**
-	 * A pre-open in progress: its endpoints are leased and its connects handed over.
-	 */
-	@FunctionalInterface
+	/** A pre-open whose endpoints are leased and connects handed over. */
 	interface Pending {
 
 		Result await(long deadlineNanos);
 
 	}
 
-	/**
-	 * What opening connections to one target did: a tally, why it was skipped, the first
-	 * failure, how long it took.
-	 */
+	/** What opening connections to a target did: tally, skip reason, first failure, time. */
 	record Result(Tally tally, @Nullable String skipped, @Nullable Throwable failure, Duration elapsed) {
 
 		static Result failed(int wanted, Throwable failure) {
 			return new Result(new Tally(wanted, 0, 0, 0, wanted), null, failure, Duration.ZERO);
+		}
+
+		static Result skipped(int wanted, int open, @Nullable String reason) {
+			return new Result(new Tally(wanted, open, 0, 0, wanted - open), reason, null, Duration.ZERO);
 		}
 
 		int open() {
@@ -248,10 +222,7 @@ final class ConnectionPreOpener {
 
 	}
 
-	/**
-	 * The idle connections wanted, those open already (they passed HttpClient's checks),
-	 * opened, still connecting at the deadline, and not attempted for lack of room.
-	 */
+	/** Idle connections wanted, open already, opened, still connecting, not attempted. */
 	record Tally(int wanted, int alreadyOpen, int opened, int stillConnecting, int notAttempted) {
 
 	}

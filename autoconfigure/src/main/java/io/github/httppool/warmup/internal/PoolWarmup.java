@@ -1,4 +1,4 @@
-package io.github.httppool.warmup;
+package io.github.httppool.warmup.internal;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -13,101 +13,51 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
 
 import io.github.httppool.pool.HttpPool;
+import io.github.httppool.warmup.HttpPoolWarmer;
+import io.github.httppool.warmup.WarmupOutcome;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.apache.hc.client5.http.routing.HttpRoutePlanner;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.http.HttpMethod;
 import org.springframework.web.client.RestClient;
 
 /**
- * The warm-up of one pool (one client): its targets' connections pre-opened, then the
- * warm-up requests asked for; one WARN line per failure and one summary line. Its
- * targets with {@code min-idle} are kept warm by {@link KeepWarm}, never while the
- * warm-up holds its {@link #lock()}.
+ * The warm-up of one pool: its targets' connections pre-opened, then the warm-up requests
+ * asked for; a WARN line per failure and a summary line. {@link KeepWarm} never runs
+ * while the warm-up holds its lock.
  *
- * @since 0.1.0
+ * @param pool the pool
+ * @param preOpener opens the pool's connections on the routes requests take
+ * @param targets the targets
+ * @param settings the warm-up settings
+ * @param restClient supplies a builder of the client's {@link RestClient}, called only
+ * when a target asks for requests
+ * @param lock held while the pool warms up
  */
-public final class PoolWarmup {
-
-	/**
-	 * The request attribute that marks the requests of a warm-up, so that interceptors
-	 * and observation filters can recognise them: {@value #REHEARSAL} or
-	 * {@value #REQUEST}.
-	 */
-	public static final String ATTRIBUTE = "io.github.httppool.warmup";
-
-	/**
-	 * The value of {@link #ATTRIBUTE} on rehearsal requests, sent by a throw-away client
-	 * to an in-process loopback server.
-	 */
-	public static final String REHEARSAL = "rehearsal";
-
-	/**
-	 * The value of {@link #ATTRIBUTE} on real warm-up requests, sent to a target.
-	 */
-	public static final String REQUEST = "request";
+public record PoolWarmup(HttpPool pool, ConnectionPreOpener preOpener, List<WarmupTarget> targets, Settings settings,
+		Supplier<RestClient.Builder> restClient, ReentrantLock lock) {
 
 	private static final Log logger = LogFactory.getLog(PoolWarmup.class);
-
-	private final HttpPool pool;
-
-	private final ConnectionPreOpener preOpener;
-
-	private final List<WarmupTarget> targets;
-
-	private final Settings settings;
-
-	private final Supplier<RestClient.Builder> restClient;
-
-	private final ReentrantLock lock = new ReentrantLock();
 
 	/**
 	 * Create the warm-up of a pool.
 	 * @param pool the pool
-	 * @param routePlanner the route planner of the pool's client, so that pre-opened
-	 * connections are on the routes requests take
+	 * @param routePlanner the route planner of the pool's client
 	 * @param targets the targets
 	 * @param settings the warm-up settings
-	 * @param restClient supplies a builder of the client's {@link RestClient} for the
-	 * warm-up requests; called only when a target asks for requests
+	 * @param restClient supplies a builder of the client's {@link RestClient}
 	 */
 	public PoolWarmup(HttpPool pool, HttpRoutePlanner routePlanner, List<WarmupTarget> targets, Settings settings,
 			Supplier<RestClient.Builder> restClient) {
-		this.pool = pool;
-		this.preOpener = new ConnectionPreOpener(pool.connectionManager(), routePlanner);
-		this.targets = List.copyOf(targets);
-		this.settings = settings;
-		this.restClient = restClient;
-	}
-
-	String name() {
-		return this.pool.name();
-	}
-
-	HttpPool pool() {
-		return this.pool;
-	}
-
-	ConnectionPreOpener preOpener() {
-		return this.preOpener;
-	}
-
-	List<WarmupTarget> targets() {
-		return this.targets;
-	}
-
-	Settings settings() {
-		return this.settings;
-	}
-
-	ReentrantLock lock() {
-		return this.lock;
+		this(pool, new ConnectionPreOpener(pool.connectionManager(), routePlanner), List.copyOf(targets), settings,
+				restClient, new ReentrantLock());
 	}
 
 	/**
-	 * Start pre-opening every target's connections on the executor.
-	 * @return completes the warm-up (waits for the connects, sends the requests, logs)
+	 * Start pre-opening every target's connections on the executor; the supplier waits
+	 * for the connects, sends the requests and logs.
 	 */
 	Supplier<WarmupOutcome> start(Duration budget, long deadline, ExecutorService executor,
 			WarmupOutcome.RehearsalResult rehearsal) {
@@ -145,7 +95,8 @@ public final class PoolWarmup {
 					failures.add(target.displayName() + ": " + String.join("; ", problems));
 				}
 			}
-			WarmupOutcome outcome = new WarmupOutcome(name(), startedAt, Duration.ofNanos(System.nanoTime() - start),
+			WarmupOutcome outcome = new WarmupOutcome(this.pool.name(), startedAt,
+					Duration.ofNanos(System.nanoTime() - start),
 					new WarmupOutcome.Connections(requested, opened, alreadyOpen, connectTime), requestsSent,
 					rehearsal, List.copyOf(skipped), List.copyOf(failures));
 			log(outcome);
@@ -167,9 +118,9 @@ public final class PoolWarmup {
 				failures.add(request + " not sent: the warm-up budget of " + Failures.format(budget) + " ran out");
 				continue;
 			}
-			Future<Integer> status = executor.submit(() -> client.method(request.httpMethod())
+			Future<Integer> status = executor.submit(() -> client.method(HttpMethod.valueOf(request.method()))
 				.uri(target.resolve(request))
-				.attribute(ATTRIBUTE, REQUEST)
+				.attribute(HttpPoolWarmer.ATTRIBUTE, HttpPoolWarmer.REQUEST)
 				.exchange((clientRequest, response) -> response.getStatusCode().value(), true));
 			sent++;
 			try {
@@ -214,13 +165,12 @@ public final class PoolWarmup {
 	}
 
 	private void log(WarmupOutcome outcome) {
+		String prefix = "HTTP pool '" + this.pool.name() + "': ";
 		String hint = this.settings.failOnError() ? "" : "; start-up continues (set " + this.settings.propertyPrefix()
 				+ "fail-on-error=true to fail start-up instead)";
-		outcome.skipped()
-			.forEach((skipped) -> logger.info("HTTP pool '" + name() + "': no connections pre-opened to " + skipped));
+		outcome.skipped().forEach((skipped) -> logger.info(prefix + "no connections pre-opened to " + skipped));
 		outcome.failures()
-			.forEach((failure) -> logger
-				.warn("HTTP pool '" + name() + "': warm-up of " + failure.replaceFirst(": ", " failed: ") + hint));
+			.forEach((failure) -> logger.warn(prefix + "warm-up of " + failure.replaceFirst(": ", " failed: ") + hint));
 		if (!this.targets.isEmpty()) {
 			logger.info(summary(outcome));
 		}
@@ -244,8 +194,7 @@ public final class PoolWarmup {
 	 *
 	 * @param failOnError whether a failed target fails start-up
 	 * @param keepWarmInterval how often keep-warm checks the idle connections
-	 * @param propertyPrefix the prefix of the client's warm-up properties, ending with a
-	 * dot, for messages
+	 * @param propertyPrefix the prefix of the client's warm-up properties, with a dot
 	 */
 	public record Settings(boolean failOnError, Duration keepWarmInterval, String propertyPrefix) {
 

@@ -1,4 +1,4 @@
-package io.github.httppool.warmup;
+package io.github.httppool.warmup.internal;
 
 import java.io.IOException;
 import java.net.InetAddress;
@@ -7,6 +7,8 @@ import java.net.ServerSocket;
 import io.github.httppool.autoconfigure.HttpPoolAutoConfiguration;
 import io.github.httppool.testsupport.FailureReports;
 import io.github.httppool.testsupport.LoopbackHttpServer;
+import io.github.httppool.warmup.WarmupFailedException;
+import io.github.httppool.warmup.WarmupOutcome;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 

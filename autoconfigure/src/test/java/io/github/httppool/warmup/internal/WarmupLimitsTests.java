@@ -1,4 +1,4 @@
-package io.github.httppool.warmup;
+package io.github.httppool.warmup.internal;
 
 import java.net.URI;
 import java.time.Duration;

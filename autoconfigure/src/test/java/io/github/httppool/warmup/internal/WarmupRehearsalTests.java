@@ -1,4 +1,4 @@
-package io.github.httppool.warmup;
+package io.github.httppool.warmup.internal;
 
 import java.net.URI;
 import java.util.List;
@@ -11,6 +11,8 @@ import io.github.httppool.autoconfigure.HttpPoolAutoConfiguration;
 import io.github.httppool.testsupport.LoopbackHttpServer;
 import io.github.httppool.testsupport.RecordingObservationHandler;
 import io.github.httppool.testsupport.TestTls;
+import io.github.httppool.warmup.HttpPoolWarmer;
+import io.github.httppool.warmup.WarmupOutcome;
 import io.micrometer.observation.ObservationRegistry;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
 import org.apache.hc.client5.http.impl.classic.HttpClients;
@@ -63,7 +65,7 @@ class WarmupRehearsalTests {
 			assertThat(recorded).as("30 rehearsal requests and the one that closes the connection").hasSize(31);
 			assertThat(recorded).allSatisfy((request) -> {
 				assertThat(request.uri().getHost()).isEqualTo("127.0.0.1");
-				assertThat(request.attribute()).isEqualTo(PoolWarmup.REHEARSAL);
+				assertThat(request.attribute()).isEqualTo(HttpPoolWarmer.REHEARSAL);
 			});
 			assertThat(recorded).filteredOn((request) -> request.method() == HttpMethod.POST)
 				.hasSize(10)
@@ -237,7 +239,7 @@ class WarmupRehearsalTests {
 	@Test
 	void nothingWarmsUpWhenTheWarmupIsOff() {
 		try (ConfigurableApplicationContext context = WarmupTestSupport.run("http.pool.warmup.enabled=false")) {
-			assertThat(context.getBean(HttpPoolWarmer.class).warmups()).isEmpty();
+			assertThat(context.getBean(WarmupRunner.class).warmups()).isEmpty();
 			assertThat(context.getBean(HttpPoolWarmer.class).outcomes()).isEmpty();
 		}
 	}
@@ -343,7 +345,7 @@ class WarmupRehearsalTests {
 		RestClientCustomizer recordingRestClientCustomizer() {
 			return (builder) -> builder.requestInterceptor((request, body, execution) -> {
 				this.requests.add(new Recorded(request.getMethod(), request.getURI(),
-						request.getAttributes().get(PoolWarmup.ATTRIBUTE), request.getHeaders().getContentType(),
+						request.getAttributes().get(HttpPoolWarmer.ATTRIBUTE), request.getHeaders().getContentType(),
 						new String(body, java.nio.charset.StandardCharsets.UTF_8)));
 				return execution.execute(request, body);
 			});

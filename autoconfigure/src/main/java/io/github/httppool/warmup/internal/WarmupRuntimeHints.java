@@ -1,4 +1,4 @@
-package io.github.httppool.warmup;
+package io.github.httppool.warmup.internal;
 
 import org.jspecify.annotations.Nullable;
 
@@ -7,10 +7,7 @@ import org.springframework.aot.hint.RuntimeHints;
 import org.springframework.aot.hint.RuntimeHintsRegistrar;
 
 /**
- * Runtime hints for the warm-up's rehearsal: its JSON documents, written and read by
- * reflection (Jackson), and its loopback TLS key store.
- * Types listed in {@code warmup.rehearsal.types} are the application's own and need the
- * application's hints.
+ * Runtime hints for the rehearsal: its JSON documents and its loopback TLS key store.
  */
 class WarmupRuntimeHints implements RuntimeHintsRegistrar {
 

@@ -1,4 +1,4 @@
-package io.github.httppool.warmup;
+package io.github.httppool.warmup.internal;
 
 import java.time.Duration;
 import java.util.List;
@@ -11,23 +11,17 @@ import java.util.function.Supplier;
 
 import javax.net.ssl.SSLContext;
 
-import io.github.httppool.warmup.HttpPoolWarmer.RehearsalPlan;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A rehearsal running, or done, on daemon threads {@value #THREAD_NAME}: once per JVM for
- * a plan, since the code it loads and compiles is the same for every client and every
- * application context (a test suite's next context finds it done). It runs against a
- * {@link RehearsalServer}, over HTTP, then over TLS if planned, and stops one budget
- * after it started (or was joined), or earlier when the warm-up stops waiting for it.
- * <p>
- * Started early, before the application's beans exist, it runs on a client with Spring's
- * default message converters; the warm-up then joins it with a short leg on a client
- * with the application's customizations and rehearsal types.
+ * A rehearsal, once per JVM for a plan (the code it compiles is the same for every
+ * context), on a daemon thread, over HTTP then TLS, stopping one budget after it started
+ * or was joined. Started early, on a client with Spring's defaults, it is joined by a
+ * short leg on the application's client.
  */
-final class RehearsalRun {
+public final class RehearsalRun {
 
 	static final String THREAD_NAME = "http-pool-warmup-rehearsal";
 
@@ -35,7 +29,7 @@ final class RehearsalRun {
 
 	private static final Map<String, RehearsalRun> runs = new ConcurrentHashMap<>();
 
-	private final RehearsalPlan plan;
+	private final Plan plan;
 
 	private final AtomicLong deadline;
 
@@ -47,7 +41,7 @@ final class RehearsalRun {
 
 	private volatile CompletableFuture<Rehearsal.Outcome> outcome;
 
-	private RehearsalRun(RehearsalPlan plan, Duration budget, RehearsalClientFactory clients, boolean early) {
+	private RehearsalRun(Plan plan, Duration budget, RehearsalClientFactory clients, boolean early) {
 		this.plan = plan;
 		this.deadline = new AtomicLong(System.nanoTime() + budget.toNanos());
 		this.early = early;
@@ -57,17 +51,18 @@ final class RehearsalRun {
 	/**
 	 * Start the plan's rehearsal before the application's beans exist, unless this JVM
 	 * has run it already.
+	 * @param plan what to rehearse
+	 * @param budget the budget of the whole warm-up
+	 * @param clients creates the rehearsal's throw-away client
 	 */
-	static void startEarly(RehearsalPlan plan, Duration budget, RehearsalClientFactory clients) {
+	public static void startEarly(Plan plan, Duration budget, RehearsalClientFactory clients) {
 		runs.computeIfAbsent(plan.key(), (key) -> new RehearsalRun(plan, budget, clients, true));
 	}
 
 	/**
-	 * Start the plan's rehearsal with the application's client unless this JVM has run
-	 * it already; join one started early, which then stops one budget after it was
-	 * joined at the latest.
+	 * Start the plan's rehearsal unless this JVM ran it already; join one started early.
 	 */
-	static RehearsalRun start(RehearsalPlan plan, Duration budget, RehearsalClientFactory clients) {
+	static RehearsalRun start(Plan plan, Duration budget, RehearsalClientFactory clients) {
 		RehearsalRun run = runs.computeIfAbsent(plan.key(), (key) -> new RehearsalRun(plan, budget, clients, false));
 		run.join(clients, budget);
 		return run;
@@ -85,10 +80,7 @@ final class RehearsalRun {
 		}
 	}
 
-	/**
-	 * Have the rehearsal send no more requests after {@code stopNanos}, and wait for it
-	 * until {@code waitNanos}.
-	 */
+	/** Stop sending requests at {@code stopNanos}, wait until {@code waitNanos}. */
 	Rehearsal.Outcome await(long stopNanos, long waitNanos) {
 		this.deadline.accumulateAndGet(stopNanos, (current, given) -> (given - current < 0) ? given : current);
 		try {
@@ -98,7 +90,7 @@ final class RehearsalRun {
 			Thread.currentThread().interrupt();
 		}
 		catch (Exception ex) {
-			// reported below
+			// still running
 		}
 		return new Rehearsal.Outcome(0, Duration.ZERO, "still running when the warm-up budget ran out", null);
 	}
@@ -149,6 +141,21 @@ final class RehearsalRun {
 					+ ((outcome.skipped() != null) ? "; " + outcome.skipped() : ""));
 		}
 		return outcome;
+	}
+
+	/**
+	 * What the rehearsal covers, for all clients together.
+	 *
+	 * @param requests the number of requests, over HTTP and again over TLS
+	 * @param types application types read and written as JSON
+	 * @param tls whether TLS is rehearsed too
+	 */
+	public record Plan(int requests, List<Class<?>> types, boolean tls) {
+
+		String key() {
+			return this.requests + (this.tls ? " tls " : " ") + this.types.stream().map(Class::getName).toList();
+		}
+
 	}
 
 }

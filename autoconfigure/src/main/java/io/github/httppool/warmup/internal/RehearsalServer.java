@@ -1,4 +1,4 @@
-package io.github.httppool.warmup;
+package io.github.httppool.warmup.internal;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -28,12 +28,10 @@ import org.apache.hc.core5.io.CloseMode;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The rehearsal's upstream: HttpCore's classic HTTP/1.1 server on {@code 127.0.0.1},
- * over TLS when given an {@link SSLContext}, closed right after the rehearsal.
- * {@value #PATH_PREFIX}{@code items} answers JSON (echoing a body sent), {@code types}
- * an empty JSON object, anything else plain text; responses carry
- * {@code Keep-Alive: timeout=5}, and every {@value #REQUESTS_PER_CONNECTION}th one, or
- * one to {@code close}, closes the connection, so opening connections is rehearsed too.
+ * The rehearsal's upstream: HttpCore's HTTP/1.1 server on {@code 127.0.0.1}, over TLS
+ * when given a context. It echoes bodies, answers {@code items} and {@code types} with
+ * JSON, the rest with text, and closes every {@value #REQUESTS_PER_CONNECTION}th
+ * connection so that connecting is rehearsed too.
  */
 final class RehearsalServer implements AutoCloseable {
 
@@ -67,14 +65,11 @@ final class RehearsalServer implements AutoCloseable {
 		return new RehearsalServer(tls);
 	}
 
-	/**
-	 * Return the TLS context of both ends of the rehearsal: a throw-away key shipped for
-	 * the loopback rehearsal only, not a secret, trusted by nothing but the rehearsal.
-	 */
+	/** Both ends' TLS: a key shipped for the loopback rehearsal only, not a secret. */
 	static SSLContext tls() throws IOException, GeneralSecurityException {
 		char[] password = "rehearsal".toCharArray();
 		KeyStore keyStore = KeyStore.getInstance("PKCS12");
-		try (InputStream in = RehearsalServer.class.getResourceAsStream("rehearsal.p12")) {
+		try (InputStream in = RehearsalServer.class.getResourceAsStream("/io/github/httppool/warmup/rehearsal.p12")) {
 			keyStore.load(in, password);
 		}
 		KeyManagerFactory keys = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());

@@ -1,10 +1,11 @@
-package io.github.httppool.warmup;
+package io.github.httppool.warmup.internal;
 
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.LongSupplier;
 
+import io.github.httppool.warmup.HttpPoolWarmer;
 import io.micrometer.observation.ObservationRegistry;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -16,15 +17,11 @@ import org.springframework.web.client.RestClient;
 import org.springframework.web.client.RestClientException;
 
 /**
- * Sends rehearsal requests to a {@link RehearsalServer} through a {@link RestClient} made
- * like the application's, so that the request path's classes are loaded and its hot
- * methods compiled before the first real call. Requests cycle through a JSON {@code GET}
- * read into a record, a JSON {@code POST}, a text {@code GET} and, for each application
- * type, a read from an empty JSON document (then, once that made an instance, a write
- * and a read back from the echo); each carries {@value PoolWarmup#ATTRIBUTE} =
- * {@value PoolWarmup#REHEARSAL}. Every other connection's worth of requests goes through
- * the client without observations, so that both observation paths are compiled. Without
- * Jackson, or when the client cannot convert JSON, text requests replace the JSON ones.
+ * Sends rehearsal requests to a {@link RehearsalServer} through a client made like the
+ * application's, so that the request path is loaded and compiled before the first real
+ * call: a JSON {@code GET} and {@code POST}, a text {@code GET} and a JSON round trip per
+ * application type, every other connection's worth without observations; text only
+ * without JSON.
  */
 final class Rehearsal {
 
@@ -55,8 +52,8 @@ final class Rehearsal {
 	}
 
 	/**
-	 * Send up to {@code requests} requests, stopping at a deadline read before each, then
-	 * one that makes the server close the connection, so that none stays in the pool.
+	 * Send up to {@code requests} requests until the deadline, then one that closes the
+	 * connection.
 	 */
 	Outcome run(int requests, LongSupplier deadlineNanos) {
 		long start = System.nanoTime();
@@ -75,7 +72,7 @@ final class Rehearsal {
 			get(this.observed, "close").retrieve().toBodilessEntity();
 		}
 		catch (RuntimeException ex) {
-			// the server is closed next anyway
+			// the server closes next anyway
 		}
 		String stopped = (failure == null && completed < requests) ? "stopped after " + completed + " of " + requests
 				+ " requests to stay within the warm-up budget" : null;
@@ -106,9 +103,8 @@ final class Rehearsal {
 	}
 
 	/**
-	 * Read an application type from an empty JSON document, which builds its JSON
-	 * deserializer even when the document makes no instance (a record with primitive
-	 * components, for one); once an instance was read, write it and read it back.
+	 * Read a type from an empty JSON document (which builds its deserializer even when
+	 * that makes no instance), then write an instance read and read it back.
 	 */
 	private void roundTrip(RestClient client, int index) {
 		Class<?> type = this.types.get(index);
@@ -123,7 +119,7 @@ final class Rehearsal {
 	}
 
 	private RestClient.RequestHeadersSpec<?> get(RestClient client, String path, Object... variables) {
-		return client.get().uri(this.baseUrl + path, variables).attribute(PoolWarmup.ATTRIBUTE, PoolWarmup.REHEARSAL);
+		return client.get().uri(this.baseUrl + path, variables).attribute(HttpPoolWarmer.ATTRIBUTE, HttpPoolWarmer.REHEARSAL);
 	}
 
 	private <T> @Nullable T post(RestClient client, Object body, Class<T> type) {
@@ -131,16 +127,13 @@ final class Rehearsal {
 			.uri(this.baseUrl + "items")
 			.contentType(MediaType.APPLICATION_JSON)
 			.accept(MediaType.APPLICATION_JSON)
-			.attribute(PoolWarmup.ATTRIBUTE, PoolWarmup.REHEARSAL)
+			.attribute(HttpPoolWarmer.ATTRIBUTE, HttpPoolWarmer.REHEARSAL)
 			.body(body)
 			.retrieve()
 			.body(type);
 	}
 
-	/**
-	 * What a rehearsal did: requests completed, how long it took, why it stopped early or
-	 * failed.
-	 */
+	/** What a rehearsal did: requests completed, time, why it stopped early or failed. */
 	record Outcome(int completed, Duration duration, @Nullable String skipped, @Nullable String failure) {
 
 		static final Outcome NONE = new Outcome(0, Duration.ZERO, null, null);
@@ -153,9 +146,7 @@ final class Rehearsal {
 
 	}
 
-	/**
-	 * The JSON document of the rehearsal, with the value types DTOs commonly have.
-	 */
+	/** The rehearsal's JSON document, with the value types DTOs commonly have. */
 	record Item(long id, String name, double amount, int count, boolean active, List<String> tags, Detail detail) {
 
 	}

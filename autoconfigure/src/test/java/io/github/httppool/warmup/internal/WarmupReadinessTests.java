@@ -1,4 +1,4 @@
-package io.github.httppool.warmup;
+package io.github.httppool.warmup.internal;
 
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -7,6 +7,8 @@ import java.util.concurrent.atomic.AtomicReference;
 
 import io.github.httppool.autoconfigure.HttpPoolAutoConfiguration;
 import io.github.httppool.testsupport.LoopbackHttpServer;
+import io.github.httppool.warmup.HttpPoolWarmer;
+import io.github.httppool.warmup.WarmupOutcome;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
