@@ -10,10 +10,7 @@ import java.util.Map;
 import io.github.httppool.autoconfigure.HttpPoolAutoConfiguration;
 import io.github.httppool.autoconfigure.HttpPoolClientProperties;
 import io.github.httppool.autoconfigure.HttpPoolProperties;
-import io.github.httppool.pool.internal.RouteKey;
-import io.github.httppool.warmup.internal.WarmupRequest;
 import io.github.httppool.warmup.internal.WarmupTarget;
-import org.apache.hc.core5.http.HttpHost;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -140,8 +137,12 @@ final class HttpPoolPropertiesValidator {
 		}
 		positive("dns.refresh-interval", pool.getDns().getRefreshInterval(),
 				"the pool would never notice addresses that were added or removed");
-		pool.getRoutes().forEach((key, route) -> validateRoute(key, route, pool.getMaxTotal()));
-		validateDistinctRoutes(pool.getRoutes().keySet());
+		client.problems().forEach((problem) -> reject(problem.property(), problem.value(), problem.message()));
+		pool.getRoutes().forEach((key, route) -> {
+			if (client.routeKeys().containsKey(key)) {
+				validateRoute(key, route, pool.getMaxTotal());
+			}
+		});
 		validateProxy(pool.getProxy());
 		if (pool.getBaseUrl() != null && hasUserInfo(pool.getBaseUrl())) {
 			reject("base-url", pool.getBaseUrl(), "must not contain credentials; send them in a header ("
@@ -169,14 +170,6 @@ final class HttpPoolPropertiesValidator {
 
 	private void validateRoute(String key, HttpPoolClientProperties.Route route, int maxTotal) {
 		String property = "routes[" + key + "]";
-		try {
-			RouteKey.parse(key);
-		}
-		catch (IllegalArgumentException ex) {
-			reject(property, key, ex.getMessage() + "; key " + this.prefix + "routes by 'https://host[:port]' or"
-					+ " a bare host name");
-			return;
-		}
 		pendingLeases(property + ".max-pending-leases", route.getMaxPendingLeases());
 		Integer max = route.getMaxConnections();
 		if (max != null && (max < 1 || max > maxTotal)) {
@@ -192,22 +185,6 @@ final class HttpPoolPropertiesValidator {
 		if (bundle != null && bundle.isBlank()) {
 			reject(property + ".ssl.bundle", bundle,
 					"must name an SSL bundle (spring.ssl.bundle.*) or be left unset to use the client's");
-		}
-	}
-
-	private void validateDistinctRoutes(Iterable<String> keys) {
-		Map<RouteKey, String> seen = new HashMap<>();
-		for (String key : keys) {
-			try {
-				String previous = seen.putIfAbsent(RouteKey.parse(key), key);
-				if (previous != null) {
-					reject("routes[" + key + "]", key, "names the same upstream as " + this.prefix + "routes["
-							+ previous + "]; merge the two keys");
-				}
-			}
-			catch (IllegalArgumentException ex) {
-				// rejected with the route's other settings
-			}
 		}
 	}
 
@@ -267,16 +244,15 @@ final class HttpPoolPropertiesValidator {
 			}
 		}
 		// Targets are checked even while the warm-up is off, so that turning it on finds no typo.
-		List<HttpPoolClientProperties.Warmup.Target> targets = warmup.getTargets();
+		List<ResolvedClient.ParsedWarmupTarget> targets = client.parsedWarmupTargets();
 		Map<String, Integer> upstreams = new HashMap<>();
 		int total = 0;
 		boolean keepWarm = false;
 		for (int i = 0; i < targets.size(); i++) {
-			HttpPoolClientProperties.Warmup.Target target = targets.get(i);
+			HttpPoolClientProperties.Warmup.Target target = targets.get(i).target();
 			String property = "warmup.targets[" + i + "]";
-			URI url = warmupTargetUrl(property, target.getUrl());
-			int maxConnections = (url != null)
-					? client.maxConnections(new HttpHost(url.getScheme(), url.getHost(), url.getPort())) : 0;
+			URI url = targets.get(i).url();
+			int maxConnections = (url != null) ? client.maxConnections(targets.get(i).host()) : 0;
 			if (target.getConnections() < 1) {
 				reject(property + ".connections", target.getConnections(),
 						"must be at least 1; set it to the number of connections to open, or remove the target");
@@ -296,15 +272,6 @@ final class HttpPoolPropertiesValidator {
 						+ " opened at start-up; raise connections or lower min-idle");
 			}
 			keepWarm |= target.getMinIdle() > 0;
-			for (int j = 0; j < target.getRequests().size(); j++) {
-				try {
-					WarmupRequest.parse(target.getRequests().get(j));
-				}
-				catch (IllegalArgumentException ex) {
-					reject(property + ".requests[" + j + "]", target.getRequests().get(j),
-							"is invalid: " + ex.getMessage());
-				}
-			}
 			if (url != null) {
 				Integer previous = upstreams.putIfAbsent(WarmupTarget.displayName(url), i);
 				if (previous != null) {
@@ -322,20 +289,6 @@ final class HttpPoolPropertiesValidator {
 		}
 		if (warmup.isEnabled() && keepWarm && pool.getValidateAfterInactivity() != null) {
 			validateKeepWarm(pool, warmup.getKeepWarm().intervalOrDefault(pool.getValidateAfterInactivity()));
-		}
-	}
-
-	private @Nullable URI warmupTargetUrl(String property, @Nullable String url) {
-		if (url == null || url.isBlank()) {
-			reject(property + ".url", url, "must be set to the upstream's URL, such as https://partner.example.com");
-			return null;
-		}
-		try {
-			return WarmupTarget.parseUrl(url);
-		}
-		catch (IllegalArgumentException ex) {
-			reject(property + ".url", url, "is invalid: " + ex.getMessage());
-			return null;
 		}
 	}
 

@@ -1,17 +1,23 @@
 package io.github.httppool.autoconfigure.internal;
 
 import java.net.ProxySelector;
+import java.net.URI;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.function.Predicate;
 
 import io.github.httppool.autoconfigure.HttpPoolClientProperties;
 import io.github.httppool.pool.internal.ConfiguredProxyRoutePlanner;
+import io.github.httppool.pool.internal.Milliseconds;
 import io.github.httppool.pool.internal.PendingLeaseLimiter;
 import io.github.httppool.pool.internal.RouteKey;
+import io.github.httppool.warmup.internal.WarmupRequest;
+import io.github.httppool.warmup.internal.WarmupTarget;
 import org.apache.hc.client5.http.impl.DefaultSchemePortResolver;
 import org.apache.hc.client5.http.impl.routing.SystemDefaultRoutePlanner;
 import org.apache.hc.client5.http.routing.HttpRoutePlanner;
@@ -25,8 +31,10 @@ import org.springframework.boot.ssl.SslBundle;
  * The effective settings of one client, worked out once: its {@code http.pool} settings
  * (for a named client, its own with the rest inherited from {@code http.pool}), with
  * Spring Boot's {@code spring.http.clients.*} settings (the baseline) filling in the
- * timeouts and the SSL bundle it leaves unset. The pool, the validation, the warm-up and
- * the actuator endpoint all read a client's settings from here.
+ * timeouts and the SSL bundle it leaves unset. Route keys and warm-up targets are parsed
+ * here, once; what cannot be parsed is kept as a {@link Problem} that the validation
+ * reports. The pool, the validation, the warm-up and the actuator endpoint all read a
+ * client's settings from here.
  *
  * @since 0.1.0
  */
@@ -51,6 +59,12 @@ public final class ResolvedClient {
 	private final Map<RouteKey, HttpPoolClientProperties.Route> routes;
 
 	private final Map<RouteKey, SslBundle> routeSslBundles;
+
+	private final Map<String, RouteKey> routeKeys = new LinkedHashMap<>();
+
+	private final List<ParsedWarmupTarget> parsedWarmupTargets = new ArrayList<>();
+
+	private final List<Problem> problems = new ArrayList<>();
 
 	/**
 	 * Create a new instance.
@@ -85,6 +99,7 @@ public final class ResolvedClient {
 		this.responseTimeout = firstNonNull(properties.getResponseTimeout(), baseline.readTimeout(),
 				DEFAULT_RESPONSE_TIMEOUT);
 		this.routes = Collections.unmodifiableMap(parseRoutes(properties.getRoutes()));
+		parseWarmupTargets(properties.getWarmup().getTargets());
 		Map<RouteKey, SslBundle> bundles = new LinkedHashMap<>();
 		this.routes.forEach((key, route) -> {
 			SslBundle bundle = (route.getSsl().getBundle() != null) ? routeSslBundles.get(route.getSsl().getBundle())
@@ -102,18 +117,24 @@ public final class ResolvedClient {
 	 * setting it leaves unset from the bare host key that also matches its targets, so
 	 * that the first matching key holds the effective value of every setting.
 	 */
-	private static Map<RouteKey, HttpPoolClientProperties.Route> parseRoutes(
+	private Map<RouteKey, HttpPoolClientProperties.Route> parseRoutes(
 			Map<String, HttpPoolClientProperties.Route> routes) {
 		Map<RouteKey, HttpPoolClientProperties.Route> urls = new LinkedHashMap<>();
 		Map<RouteKey, HttpPoolClientProperties.Route> hosts = new LinkedHashMap<>();
+		Map<RouteKey, String> declared = new LinkedHashMap<>();
 		routes.forEach((key, route) -> {
-			try {
-				RouteKey parsed = RouteKey.parse(key);
-				((parsed.scheme() != null) ? urls : hosts).putIfAbsent(parsed, route);
+			RouteKey parsed = parseRouteKey(key);
+			if (parsed == null) {
+				return;
 			}
-			catch (IllegalArgumentException ex) {
-				// rejected by the validation, which names the key
+			this.routeKeys.put(key, parsed);
+			String previous = declared.putIfAbsent(parsed, key);
+			if (previous != null) {
+				problem("routes[" + key + "]", key, "names the same upstream as " + propertyPrefix() + "routes["
+						+ previous + "]; merge the two keys");
+				return;
 			}
+			((parsed.scheme() != null) ? urls : hosts).put(parsed, route);
 		});
 		Map<RouteKey, HttpPoolClientProperties.Route> ordered = new LinkedHashMap<>();
 		urls.forEach((key, route) -> {
@@ -123,6 +144,58 @@ public final class ResolvedClient {
 		});
 		ordered.putAll(hosts);
 		return ordered;
+	}
+
+	private @Nullable RouteKey parseRouteKey(String key) {
+		try {
+			return RouteKey.parse(key);
+		}
+		catch (IllegalArgumentException ex) {
+			problem("routes[" + key + "]", key, ex.getMessage() + "; key " + propertyPrefix()
+					+ "routes by 'https://host[:port]' or a bare host name");
+			return null;
+		}
+	}
+
+	/**
+	 * Parse the warm-up targets' URLs and requests, those of a target the warm-up leaves
+	 * off included, so that turning it on finds no typo.
+	 */
+	private void parseWarmupTargets(List<HttpPoolClientProperties.Warmup.Target> targets) {
+		for (int i = 0; i < targets.size(); i++) {
+			HttpPoolClientProperties.Warmup.Target target = targets.get(i);
+			String property = "warmup.targets[" + i + "]";
+			URI url = parseWarmupUrl(property + ".url", target.getUrl());
+			List<WarmupRequest> requests = new ArrayList<>();
+			for (int j = 0; j < target.getRequests().size(); j++) {
+				String request = target.getRequests().get(j);
+				try {
+					requests.add(WarmupRequest.parse(request));
+				}
+				catch (IllegalArgumentException ex) {
+					problem(property + ".requests[" + j + "]", request, "is invalid: " + ex.getMessage());
+				}
+			}
+			this.parsedWarmupTargets.add(new ParsedWarmupTarget(target, url, List.copyOf(requests)));
+		}
+	}
+
+	private @Nullable URI parseWarmupUrl(String property, @Nullable String url) {
+		if (url == null || url.isBlank()) {
+			problem(property, url, "must be set to the upstream's URL, such as https://partner.example.com");
+			return null;
+		}
+		try {
+			return WarmupTarget.parseUrl(url);
+		}
+		catch (IllegalArgumentException ex) {
+			problem(property, url, "is invalid: " + ex.getMessage());
+			return null;
+		}
+	}
+
+	private void problem(String property, @Nullable Object value, String message) {
+		this.problems.add(new Problem(property, value, message));
 	}
 
 	private static HttpPoolClientProperties.Route merge(HttpPoolClientProperties.Route specific,
@@ -207,12 +280,60 @@ public final class ResolvedClient {
 	 * Return the per-host settings by route key, in the order they are checked: URL keys
 	 * first, each with the settings it leaves unset taken from the bare host key that
 	 * also matches it, then bare host names. The first key that matches a target holds
-	 * every per-route setting of that target. A key that is not a valid route key is
-	 * left out.
+	 * every per-route setting of that target. A key that is not a valid route key, or
+	 * that names the same upstream as an earlier key, is left out (see
+	 * {@link #problems()}).
 	 * @return the routes
 	 */
 	public Map<RouteKey, HttpPoolClientProperties.Route> routes() {
 		return this.routes;
+	}
+
+	/**
+	 * Return the parsed key of each route, by the key as written, in declaration order. A
+	 * key that is not a valid route key is left out (see {@link #problems()}).
+	 * @return the parsed route keys
+	 */
+	public Map<String, RouteKey> routeKeys() {
+		return Collections.unmodifiableMap(this.routeKeys);
+	}
+
+	/**
+	 * Return the warm-up targets as configured, each with its URL and requests parsed,
+	 * in declaration order.
+	 * @return the parsed targets
+	 */
+	public List<ParsedWarmupTarget> parsedWarmupTargets() {
+		return Collections.unmodifiableList(this.parsedWarmupTargets);
+	}
+
+	/**
+	 * Return the warm-up targets, each with the keep-alive of its route. Only for a client
+	 * that passed the validation.
+	 * @return the targets
+	 */
+	public List<WarmupTarget> warmupTargets() {
+		List<WarmupTarget> targets = new ArrayList<>();
+		for (ParsedWarmupTarget parsed : this.parsedWarmupTargets) {
+			URI url = parsed.url();
+			if (url == null) {
+				throw new IllegalStateException("Warm-up target without a valid URL: " + parsed.target().getUrl());
+			}
+			Duration keepAlive = keepAlive(parsed.host()).defaultTimeout();
+			targets.add(new WarmupTarget(url, parsed.target().getConnections(), parsed.target().getMinIdle(),
+					parsed.requests(), Milliseconds.roundUp(keepAlive)));
+		}
+		return targets;
+	}
+
+	/**
+	 * Return what could not be parsed: route keys, duplicate route keys, warm-up URLs
+	 * and requests, in the order met.
+	 * @return the problems, each naming its property relative to
+	 * {@link #propertyPrefix()}
+	 */
+	public List<Problem> problems() {
+		return Collections.unmodifiableList(this.problems);
 	}
 
 	/**
@@ -438,6 +559,39 @@ public final class ResolvedClient {
 	 * @param safetyMargin how much earlier than the server announces
 	 */
 	public record KeepAlive(Duration defaultTimeout, Duration maxTimeout, Duration safetyMargin) {
+
+	}
+
+	/**
+	 * A setting that could not be parsed.
+	 *
+	 * @param property the property, relative to the client's prefix
+	 * @param value the value as written
+	 * @param message what is wrong and the fix, to follow the full property name
+	 */
+	public record Problem(String property, @Nullable Object value, String message) {
+
+	}
+
+	/**
+	 * A warm-up target as configured, with its URL and requests parsed.
+	 *
+	 * @param target the target's properties
+	 * @param url the parsed URL, or {@code null} when it is missing or invalid
+	 * @param requests the requests that could be parsed
+	 */
+	public record ParsedWarmupTarget(HttpPoolClientProperties.Warmup.Target target, @Nullable URI url,
+			List<WarmupRequest> requests) {
+
+		/**
+		 * Return the target host of the parsed URL.
+		 * @return the host
+		 * @throws NullPointerException if the URL is invalid
+		 */
+		public HttpHost host() {
+			URI url = Objects.requireNonNull(this.url);
+			return new HttpHost(url.getScheme(), url.getHost(), url.getPort());
+		}
 
 	}
 

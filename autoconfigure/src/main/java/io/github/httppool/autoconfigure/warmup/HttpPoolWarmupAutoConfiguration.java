@@ -1,6 +1,5 @@
 package io.github.httppool.autoconfigure.warmup;
 
-import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -22,12 +21,9 @@ import io.github.httppool.warmup.internal.KeepWarm;
 import io.github.httppool.warmup.internal.PoolWarmup;
 import io.github.httppool.warmup.internal.RehearsalClientFactory;
 import io.github.httppool.warmup.internal.RehearsalRun;
-import io.github.httppool.warmup.internal.WarmupRequest;
 import io.github.httppool.warmup.internal.WarmupRunner;
-import io.github.httppool.warmup.internal.WarmupTarget;
 import org.apache.commons.logging.LogFactory;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
-import org.apache.hc.core5.http.HttpHost;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -117,7 +113,7 @@ public final class HttpPoolWarmupAutoConfiguration {
 			.filter(HttpPoolClientProperties.Warmup::isEnabled)
 			.map(HttpPoolClientProperties.Warmup::getBudget)
 			.max(Duration::compareTo)
-			.orElse(Duration.ofSeconds(5)));
+			.orElseGet(() -> new HttpPoolClientProperties.Warmup().getBudget()));
 	}
 
 	/** What the rehearsal covers for all clients together, {@code null} for nothing. */
@@ -139,19 +135,10 @@ public final class HttpPoolWarmupAutoConfiguration {
 	private static PoolWarmup warmup(ResolvedClient client, HttpPool pool, PooledRestClients pooledRestClients) {
 		HttpPoolClientProperties properties = client.properties();
 		HttpPoolClientProperties.Warmup warmup = properties.getWarmup();
-		List<WarmupTarget> targets = new ArrayList<>();
-		for (HttpPoolClientProperties.Warmup.Target target : warmup.getTargets()) {
-			URI url = WarmupTarget.parseUrl(String.valueOf(target.getUrl()));
-			Duration keepAlive = client.keepAlive(new HttpHost(url.getScheme(), url.getHost(), url.getPort()))
-				.defaultTimeout();
-			targets.add(new WarmupTarget(url, target.getConnections(), target.getMinIdle(),
-					target.getRequests().stream().map(WarmupRequest::parse).toList(),
-					Milliseconds.roundUp(keepAlive)));
-		}
 		PoolWarmup.Settings settings = new PoolWarmup.Settings(warmup.isFailOnError(),
 				Milliseconds.roundUp(warmup.getKeepWarm().intervalOrDefault(properties.getValidateAfterInactivity())),
 				client.propertyPrefix() + "warmup.");
-		return new PoolWarmup(pool, client.routePlanner(), targets, settings,
+		return new PoolWarmup(pool, client.routePlanner(), client.warmupTargets(), settings,
 				() -> pooledRestClients.restClientBuilder(client.name()));
 	}
 
