@@ -69,11 +69,10 @@ final class HttpPoolPropertiesMapper {
 	 * {@code SocketConfig} set through a connection manager customizer takes effect.
 	 */
 	ConnectionConfig connectionConfig() {
-		boolean responseTimeoutSet = this.properties.getResponseTimeout() != null
-				|| this.client.baseline().readTimeout() != null;
+		Duration responseTimeout = this.client.configuredResponseTimeout();
 		return ConnectionConfig.custom()
 			.setConnectTimeout(timeout(this.client.connectTimeout()))
-			.setSocketTimeout(responseTimeoutSet ? timeout(this.client.responseTimeout()) : null)
+			.setSocketTimeout((responseTimeout != null) ? timeout(responseTimeout) : null)
 			.setValidateAfterInactivity(timeValue(this.properties.getValidateAfterInactivity()))
 			.setTimeToLive(timeValue(this.properties.getTimeToLive()))
 			.build();
@@ -169,12 +168,7 @@ final class HttpPoolPropertiesMapper {
 	 */
 	@Nullable CallDeadlineHandler callDeadlines() {
 		Duration callTimeout = this.properties.getCallTimeout();
-		Map<RouteKey, Duration> overrides = new LinkedHashMap<>();
-		this.client.routes().forEach((key, route) -> {
-			if (route.getCallTimeout() != null) {
-				overrides.put(key, route.getCallTimeout());
-			}
-		});
+		Map<RouteKey, Duration> overrides = this.client.routeCallTimeouts();
 		if (callTimeout == null && overrides.isEmpty()) {
 			return null;
 		}

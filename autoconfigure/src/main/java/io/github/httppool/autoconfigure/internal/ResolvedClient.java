@@ -277,6 +277,32 @@ public final class ResolvedClient {
 	}
 
 	/**
+	 * Return the response timeout where one is configured: {@code response-timeout} or
+	 * Spring Boot's {@code spring.http.clients.read-timeout}.
+	 * @return the configured response timeout, or {@code null} to leave the connection's
+	 * socket timeout to the pool's {@code SocketConfig}
+	 */
+	public @Nullable Duration configuredResponseTimeout() {
+		boolean configured = this.properties.getResponseTimeout() != null || this.baseline.readTimeout() != null;
+		return configured ? this.responseTimeout : null;
+	}
+
+	/**
+	 * Return the call timeouts of the routes that set one ({@code call-timeout}), in the
+	 * order they are checked.
+	 * @return the call timeouts by route key
+	 */
+	public Map<RouteKey, Duration> routeCallTimeouts() {
+		Map<RouteKey, Duration> callTimeouts = new LinkedHashMap<>();
+		this.routes.forEach((key, route) -> {
+			if (route.getCallTimeout() != null) {
+				callTimeouts.put(key, route.getCallTimeout());
+			}
+		});
+		return callTimeouts;
+	}
+
+	/**
 	 * Return the per-host settings by route key, in the order they are checked: URL keys
 	 * first, each with the settings it leaves unset taken from the bare host key that
 	 * also matches it, then bare host names. The first key that matches a target holds
