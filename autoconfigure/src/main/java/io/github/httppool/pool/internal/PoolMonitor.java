@@ -3,13 +3,9 @@ package io.github.httppool.pool.internal;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.Collections;
-import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Function;
 
 import io.github.httppool.pool.HttpPoolExhaustedException;
@@ -21,7 +17,6 @@ import org.apache.hc.client5.http.io.HttpClientConnectionManager;
 import org.apache.hc.client5.http.io.ManagedHttpClientConnection;
 import org.apache.hc.core5.http.ConnectionRequestTimeoutException;
 import org.apache.hc.core5.http.io.HttpConnectionFactory;
-import org.apache.hc.core5.pool.PoolStats;
 import org.apache.hc.core5.util.TimeValue;
 import org.jspecify.annotations.Nullable;
 
@@ -34,7 +29,9 @@ import org.springframework.util.Assert;
  * detection, and turn a pool timeout into an
  * {@link HttpPoolExhaustedException}), keeps running totals, and hands every event to
  * the registered {@link PoolListener listeners}, such as the Micrometer binder. It needs
- * no Micrometer.
+ * no Micrometer. The totals ({@link PoolCounters}), the tracking of leased connections
+ * ({@link LeaseTracker}), the classification of closes ({@link CloseReasonClassifier})
+ * and the exhaustion message ({@link PoolExhaustionMessage}) each have their own class.
  * <p>
  * Wiring, in this order: {@link #connectionFactory()} into the
  * connection manager builder, {@link #connectionManager(PoolingHttpClientConnectionManager)}
@@ -45,8 +42,6 @@ import org.springframework.util.Assert;
 public final class PoolMonitor {
 
 	private static final PoolListener[] NO_LISTENERS = {};
-
-	private static final long CLOCK_TOLERANCE_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
 
 	/**
 	 * How much shorter than the time to live a connection may live, in per cent.
@@ -74,27 +69,15 @@ public final class PoolMonitor {
 
 	private volatile @Nullable PoolingHttpClientConnectionManager pool;
 
-	private final LongAdder created = new LongAdder();
-
-	private final LongAdder tlsHandshakes = new LongAdder();
-
-	private final LongAdder connectFailures = new LongAdder();
-
-	private final LongAdder leaks = new LongAdder();
-
-	private final Map<CloseReason, LongAdder> closed = new EnumMap<>(CloseReason.class);
-
-	private final Map<LeaseOutcome, LongAdder> leaseCounts = new EnumMap<>(LeaseOutcome.class);
-
-	private final Map<ConnectionEndpoint, Lease> leases = new ConcurrentHashMap<>();
-
 	private volatile @Nullable PendingLeaseLimiter pendingLeaseLimiter;
 
-	private volatile long retireMarkNanos;
-
-	private volatile boolean retired;
-
 	private volatile @Nullable AddressBalancer addresses;
+
+	private final PoolCounters counters = new PoolCounters();
+
+	private final LeaseTracker leases = new LeaseTracker();
+
+	private final CloseReasonClassifier closeReasons;
 
 	/**
 	 * Create a monitor.
@@ -105,12 +88,7 @@ public final class PoolMonitor {
 		Assert.hasText(name, "'name' must not be empty");
 		this.name = name;
 		this.options = options;
-		for (CloseReason reason : CloseReason.values()) {
-			this.closed.put(reason, new LongAdder());
-		}
-		for (LeaseOutcome outcome : LeaseOutcome.values()) {
-			this.leaseCounts.put(outcome, new LongAdder());
-		}
+		this.closeReasons = new CloseReasonClassifier(options);
 	}
 
 	/**
@@ -239,8 +217,7 @@ public final class PoolMonitor {
 	 * {@link CloseReason#RETIRED}. Called by {@code HttpPool.retireConnections()}.
 	 */
 	public void retiring() {
-		this.retireMarkNanos = System.nanoTime();
-		this.retired = true;
+		this.closeReasons.retiring();
 	}
 
 	/**
@@ -248,7 +225,7 @@ public final class PoolMonitor {
 	 * @return the count
 	 */
 	public long createdConnections() {
-		return this.created.sum();
+		return this.counters.created.sum();
 	}
 
 	/**
@@ -256,7 +233,7 @@ public final class PoolMonitor {
 	 * @return the count
 	 */
 	public long tlsHandshakes() {
-		return this.tlsHandshakes.sum();
+		return this.counters.tlsHandshakes.sum();
 	}
 
 	/**
@@ -264,7 +241,7 @@ public final class PoolMonitor {
 	 * @return the count
 	 */
 	public long connectFailures() {
-		return this.connectFailures.sum();
+		return this.counters.connectFailures.sum();
 	}
 
 	/**
@@ -272,9 +249,7 @@ public final class PoolMonitor {
 	 * @return the counts, in {@link CloseReason} order
 	 */
 	public Map<CloseReason, Long> closedConnections() {
-		Map<CloseReason, Long> counts = new EnumMap<>(CloseReason.class);
-		this.closed.forEach((reason, count) -> counts.put(reason, count.sum()));
-		return counts;
+		return this.counters.closedConnections();
 	}
 
 	/**
@@ -282,9 +257,7 @@ public final class PoolMonitor {
 	 * @return the counts, in {@link LeaseOutcome} order
 	 */
 	public Map<LeaseOutcome, Long> leases() {
-		Map<LeaseOutcome, Long> counts = new EnumMap<>(LeaseOutcome.class);
-		this.leaseCounts.forEach((outcome, count) -> counts.put(outcome, count.sum()));
-		return counts;
+		return this.counters.leases();
 	}
 
 	/**
@@ -292,7 +265,7 @@ public final class PoolMonitor {
 	 * @return the count
 	 */
 	public long detectedLeaks() {
-		return this.leaks.sum();
+		return this.counters.leaks.sum();
 	}
 
 	/**
@@ -301,26 +274,21 @@ public final class PoolMonitor {
 	 * @return the duration, zero if none is leased or leases are not tracked
 	 */
 	public Duration longestLease() {
-		long now = System.nanoTime();
-		long longest = 0;
-		for (Lease lease : this.leases.values()) {
-			longest = Math.max(longest, now - lease.leasedAtNanos);
-		}
-		return Duration.ofNanos(longest);
+		return this.leases.longest();
 	}
 
 	/**
 	 * Return the current leases, for leak detection.
 	 * @return the leases
 	 */
-	Collection<Lease> currentLeases() {
-		return Collections.unmodifiableCollection(this.leases.values());
+	Collection<LeaseTracker.Lease> currentLeases() {
+		return this.leases.current();
 	}
 
 	// ------------------------------------------------------------------ events
 
 	void leaseEnded(HttpRoute route, long waitNanos, LeaseOutcome outcome) {
-		this.leaseCounts.get(outcome).increment();
+		this.counters.leaseCounts.get(outcome).increment();
 		for (PoolListener listener : this.listeners) {
 			listener.leaseEnded(route, waitNanos, outcome);
 		}
@@ -335,35 +303,35 @@ public final class PoolMonitor {
 	}
 
 	void leased(ConnectionEndpoint endpoint, HttpRoute route, long nowNanos) {
-		this.leases.put(endpoint, new Lease(route, nowNanos, new LeaseSite(Thread.currentThread().getName())));
+		this.leases.leased(endpoint, route, nowNanos);
 	}
 
 	/**
 	 * Forget a lease at release.
 	 */
 	void released(ConnectionEndpoint endpoint) {
-		Lease lease = this.leases.remove(endpoint);
+		LeaseTracker.Lease lease = this.leases.released(endpoint);
 		if (lease != null && lease.reported) {
 			LeakDetector.logReturned(this, lease, System.nanoTime());
 		}
 	}
 
-	void leakDetected(Lease lease) {
-		this.leaks.increment();
+	void leakDetected(LeaseTracker.Lease lease) {
+		this.counters.leaks.increment();
 		for (PoolListener listener : this.listeners) {
 			listener.leakDetected(lease.route);
 		}
 	}
 
 	void connectionCreated(long connectNanos) {
-		this.created.increment();
+		this.counters.created.increment();
 		for (PoolListener listener : this.listeners) {
 			listener.connectionCreated(connectNanos);
 		}
 	}
 
 	void tlsHandshakeCompleted(long handshakeNanos) {
-		this.tlsHandshakes.increment();
+		this.counters.tlsHandshakes.increment();
 		for (PoolListener listener : this.listeners) {
 			listener.tlsHandshakeCompleted(handshakeNanos);
 		}
@@ -398,7 +366,7 @@ public final class PoolMonitor {
 	}
 
 	void connectFailed() {
-		this.connectFailures.increment();
+		this.counters.connectFailures.increment();
 		for (PoolListener listener : this.listeners) {
 			listener.connectFailed();
 		}
@@ -416,7 +384,7 @@ public final class PoolMonitor {
 	}
 
 	void connectionClosed(CloseReason reason) {
-		this.closed.get(reason).increment();
+		this.counters.closed.get(reason).increment();
 		for (PoolListener listener : this.listeners) {
 			listener.connectionClosed(reason);
 		}
@@ -426,44 +394,7 @@ public final class PoolMonitor {
 	 * Classify the close of an established connection.
 	 */
 	CloseReason closeReason(MonitoredConnection connection, long nowNanos) {
-		PoolingHttpClientConnectionManager pool = this.pool;
-		if (pool != null && pool.isClosed()) {
-			return CloseReason.SHUTDOWN;
-		}
-		CloseReason discardReason = connection.discardReason;
-		if (discardReason != null) {
-			return discardReason;
-		}
-		if (connection.stale) {
-			return CloseReason.STALE;
-		}
-		if (connection.error) {
-			return CloseReason.ERROR;
-		}
-		if (!connection.idle) {
-			return connection.serverClose ? CloseReason.SERVER_CLOSE : CloseReason.NOT_REUSABLE;
-		}
-		if (this.retired && connection.connectedAtNanos - this.retireMarkNanos < 0) {
-			return CloseReason.RETIRED;
-		}
-		if (threadState.get().validatingLease) {
-			return CloseReason.TTL;
-		}
-		Duration idleTimeout = this.options.idleTimeout();
-		// The pool times idle connections in milliseconds from a timestamp taken just
-		// before passivate(): allow for that clock's granularity.
-		long idleNanos = nowNanos - connection.idleSinceNanos + CLOCK_TOLERANCE_NANOS;
-		if (idleTimeout != null && idleNanos >= idleTimeout.toNanos()) {
-			return CloseReason.IDLE;
-		}
-		if (connection.keepAliveNanos >= 0 && idleNanos >= connection.keepAliveNanos) {
-			return CloseReason.EXPIRED;
-		}
-		Duration ttl = this.options.timeToLive();
-		if (ttl != null && nowNanos - connection.connectedAtNanos >= ttl.toNanos()) {
-			return CloseReason.TTL;
-		}
-		return CloseReason.DISPLACED;
+		return this.closeReasons.classify(connection, nowNanos, this.pool);
 	}
 
 	/**
@@ -474,41 +405,8 @@ public final class PoolMonitor {
 	 * @return the exception to throw instead
 	 */
 	HttpPoolExhaustedException exhausted(HttpRoute route, long waitedNanos, ConnectionRequestTimeoutException cause) {
-		PoolingHttpClientConnectionManager pool = this.pool;
-		long waitedMillis = TimeUnit.NANOSECONDS.toMillis(waitedNanos);
-		if (pool == null) {
-			return new HttpPoolExhaustedException(this.name, route, waitedMillis,
-					"HTTP pool '" + this.name + "' could not lease a connection to " + routeName(route)
-							+ " within " + waitedMillis + " ms. Raise " + this.options.propertyPrefix()
-							+ "connection-request-timeout or the pool's limits.",
-					cause);
-		}
-		PoolStats routeStats = pool.getStats(route);
-		PoolStats total = pool.getTotalStats();
-		int routeMax = pool.getMaxPerRoute(route);
-		String prefix = this.options.propertyPrefix();
-		StringBuilder message = new StringBuilder(320);
-		message.append("HTTP pool '").append(this.name).append("' is exhausted: no connection to ")
-			.append(routeName(route)).append(" could be leased within ").append(waitedMillis).append(" ms. ");
-		message.append("Route: ").append(routeStats.getLeased()).append('/').append(routeMax).append(" leased, ")
-			.append(routeStats.getPending()).append(" waiting; pool: ").append(total.getLeased())
-			.append('/').append(total.getMax()).append(" leased, ").append(total.getPending())
-			.append(" waiting. ");
-		if (routeStats.getLeased() >= routeMax) {
-			message.append("Raise ").append(prefix).append("max-per-route (now ").append(routeMax)
-				.append(") if the upstream can take more concurrent requests");
-		}
-		else if (total.getLeased() >= total.getMax()) {
-			message.append("Raise ").append(prefix).append("max-total (now ").append(total.getMax())
-				.append(") so that busy routes do not starve each other");
-		}
-		else {
-			message.append("Connections were freed too late; raise ").append(prefix)
-				.append("connection-request-timeout if callers may wait longer");
-		}
-		message.append(", or make calls to the upstream faster (").append(prefix)
-			.append("response-timeout). Free connections by closing every response.");
-		return new HttpPoolExhaustedException(this.name, route, waitedMillis, message.toString(), cause);
+		return PoolExhaustionMessage.exception(this.name, this.options.propertyPrefix(), this.pool, route, waitedNanos,
+				cause);
 	}
 
 	/**
@@ -595,38 +493,6 @@ public final class PoolMonitor {
 		 * connection.
 		 */
 		boolean leaseForRetry;
-
-	}
-
-	/**
-	 * A leased connection.
-	 */
-	static final class Lease {
-
-		final HttpRoute route;
-
-		final long leasedAtNanos;
-
-		final @Nullable Throwable site;
-
-		volatile boolean reported;
-
-		Lease(HttpRoute route, long leasedAtNanos, @Nullable Throwable site) {
-			this.route = route;
-			this.leasedAtNanos = leasedAtNanos;
-			this.site = site;
-		}
-
-	}
-
-	/**
-	 * The stack trace of the code that leased a connection.
-	 */
-	static final class LeaseSite extends Exception {
-
-		LeaseSite(String thread) {
-			super("Connection leased here by thread '" + thread + "'");
-		}
 
 	}
 
