@@ -499,6 +499,20 @@ public final class ResolvedClient {
 	}
 
 	/**
+	 * Return whether the client calls HTTPS: it names an SSL bundle, or its base URL, a
+	 * route key or a warm-up target is an https URL.
+	 * @return whether the client calls HTTPS
+	 */
+	public boolean callsHttps() {
+		String baseUrl = this.properties.getBaseUrl();
+		return this.properties.getSsl().getBundle() != null
+				|| (baseUrl != null && baseUrl.regionMatches(true, 0, "https://", 0, 8))
+				|| this.routeKeys.values().stream().anyMatch((key) -> "https".equals(key.scheme()))
+				|| this.parsedWarmupTargets.stream()
+					.anyMatch((target) -> target.url() != null && "https".equals(target.url().getScheme()));
+	}
+
+	/**
 	 * Return the configured HTTP proxy.
 	 * @return the proxy, or {@code null} when {@code proxy.host} is not set
 	 */

@@ -60,10 +60,14 @@ public final class HttpPoolWarmupAutoConfiguration {
 				return;
 			}
 			try {
-				Collection<HttpPoolClientProperties> clients = HttpPoolClients
+				List<ResolvedClient> clients = HttpPoolClients
 					.bindUnchecked(Binder.get(environment).bindOrCreate("http.pool", HttpPoolProperties.class),
 							environment)
-					.values();
+					.entrySet()
+					.stream()
+					.map((client) -> new ResolvedClient(client.getKey(), client.getValue(),
+							HttpClientSettings.defaults(), null))
+					.toList();
 				RehearsalRun.Plan plan = plan(clients);
 				if (plan != null) {
 					RehearsalRun.startEarly(plan, budget(clients),
@@ -83,12 +87,12 @@ public final class HttpPoolWarmupAutoConfiguration {
 			PooledRestClients pooledRestClients, ObjectProvider<HttpClientSettings> httpClientSettings,
 			ObjectProvider<RestClientCustomizer> restClientCustomizers) {
 		List<PoolWarmup> warmups = new ArrayList<>();
-		List<HttpPoolClientProperties> pooled = new ArrayList<>();
+		List<ResolvedClient> pooled = new ArrayList<>();
 		for (String name : httpPoolClients.names()) {
 			ResolvedClient client = httpPoolClients.client(name);
 			HttpPool pool = httpPools.get(name);
 			if (pool != null) {
-				pooled.add(client.properties());
+				pooled.add(client);
 				if (client.properties().getWarmup().isEnabled()) {
 					warmups.add(warmup(client, pool, pooledRestClients));
 				}
@@ -107,9 +111,9 @@ public final class HttpPoolWarmupAutoConfiguration {
 	}
 
 	/** The budget of the whole warm-up: the largest of the clients'. */
-	private static Duration budget(Collection<HttpPoolClientProperties> clients) {
+	private static Duration budget(Collection<ResolvedClient> clients) {
 		return Milliseconds.roundUp(clients.stream()
-			.map(HttpPoolClientProperties::getWarmup)
+			.map((client) -> client.properties().getWarmup())
 			.filter(HttpPoolClientProperties.Warmup::isEnabled)
 			.map(HttpPoolClientProperties.Warmup::getBudget)
 			.max(Duration::compareTo)
@@ -117,16 +121,16 @@ public final class HttpPoolWarmupAutoConfiguration {
 	}
 
 	/** What the rehearsal covers for all clients together, {@code null} for nothing. */
-	private static RehearsalRun.@Nullable Plan plan(Collection<HttpPoolClientProperties> clients) {
+	private static RehearsalRun.@Nullable Plan plan(Collection<ResolvedClient> clients) {
 		int requests = 0;
 		Set<Class<?>> types = new LinkedHashSet<>();
 		boolean tls = false;
-		for (HttpPoolClientProperties client : clients) {
-			HttpPoolClientProperties.Warmup warmup = client.getWarmup();
+		for (ResolvedClient client : clients) {
+			HttpPoolClientProperties.Warmup warmup = client.properties().getWarmup();
 			if (warmup.isEnabled() && warmup.getRehearsal().isEnabled()) {
 				requests = Math.max(requests, warmup.getRehearsal().getRequests());
 				types.addAll(warmup.getRehearsal().getTypes());
-				tls |= callsHttps(client);
+				tls |= client.callsHttps();
 			}
 		}
 		return (requests > 0) ? new RehearsalRun.Plan(requests, List.copyOf(types), tls) : null;
@@ -140,17 +144,6 @@ public final class HttpPoolWarmupAutoConfiguration {
 				client.propertyPrefix() + "warmup.");
 		return new PoolWarmup(pool, client.routePlanner(), client.warmupTargets(), settings,
 				() -> pooledRestClients.restClientBuilder(client.name()));
-	}
-
-	/** Whether the client calls HTTPS: an SSL bundle, an https base URL, route or target. */
-	private static boolean callsHttps(HttpPoolClientProperties client) {
-		return client.getSsl().getBundle() != null || isHttps(client.getBaseUrl())
-				|| client.getRoutes().keySet().stream().anyMatch(HttpPoolWarmupAutoConfiguration::isHttps)
-				|| client.getWarmup().getTargets().stream().anyMatch((target) -> isHttps(String.valueOf(target.getUrl())));
-	}
-
-	private static boolean isHttps(@Nullable String url) {
-		return url != null && url.regionMatches(true, 0, "https://", 0, 8);
 	}
 
 }

@@ -59,6 +59,25 @@ class ResolvedClientTests {
 			.satisfies((parsed) -> assertThat(parsed.requests()).hasSize(1));
 	}
 
+	@Test
+	void aClientCallsHttpsWhenARouteKeyOrAWarmupTargetIsAnHttpsUrl() {
+		HttpPoolClientProperties routed = new HttpPoolClientProperties();
+		routed.getRoutes().put("HTTPS://partner.example.com", new HttpPoolClientProperties.Route());
+		HttpPoolClientProperties warmed = new HttpPoolClientProperties();
+		HttpPoolClientProperties.Warmup.Target target = new HttpPoolClientProperties.Warmup.Target();
+		target.setUrl("https://partner.example.com");
+		warmed.getWarmup().getTargets().add(target);
+		HttpPoolClientProperties plain = new HttpPoolClientProperties();
+		plain.getRoutes().put("partner.example.com", new HttpPoolClientProperties.Route());
+		assertThat(resolve(routed).callsHttps()).isTrue();
+		assertThat(resolve(warmed).callsHttps()).isTrue();
+		assertThat(resolve(plain).callsHttps()).isFalse();
+	}
+
+	private static ResolvedClient resolve(HttpPoolClientProperties properties) {
+		return new ResolvedClient("partner", properties, HttpClientSettings.defaults(), null);
+	}
+
 	private static Duration documentedDefault(String property) throws IOException {
 		try (InputStream in = ResolvedClientTests.class.getClassLoader().getResourceAsStream(METADATA)) {
 			JsonNode metadata = JsonMapper.builder().build().readTree(in);
