@@ -141,8 +141,7 @@ final class HttpPoolPropertiesMapper {
 	}
 
 	HttpPool.@Nullable Eviction eviction() {
-		HttpPoolClientProperties.Eviction eviction = this.properties.getEviction();
-		return eviction.isEnabled() ? new HttpPool.Eviction(eviction.getInterval(), eviction.getIdleTimeout()) : null;
+		return this.client.eviction();
 	}
 
 	ConnectionKeepAliveStrategy keepAliveStrategy(ServerKeepAlives serverKeepAlives) {
@@ -218,9 +217,9 @@ final class HttpPoolPropertiesMapper {
 	 * settings.
 	 */
 	PoolMonitor.Options monitorOptions() {
-		HttpPoolClientProperties.Eviction eviction = this.properties.getEviction();
+		HttpPool.Eviction eviction = this.client.eviction();
 		return new PoolMonitor.Options(this.client.propertyPrefix(), this.properties.getTimeToLive(),
-				eviction.isEnabled() ? eviction.getIdleTimeout() : null, this.properties.getLeakDetectionThreshold(),
+				(eviction != null) ? eviction.idleTimeout() : null, this.properties.getLeakDetectionThreshold(),
 				this.client.effectiveSettings());
 	}
 

@@ -12,6 +12,7 @@ import java.util.Objects;
 import java.util.function.Predicate;
 
 import io.github.httppool.autoconfigure.HttpPoolClientProperties;
+import io.github.httppool.pool.HttpPool;
 import io.github.httppool.pool.internal.ConfiguredProxyRoutePlanner;
 import io.github.httppool.pool.internal.Milliseconds;
 import io.github.httppool.pool.internal.PendingLeaseLimiter;
@@ -499,6 +500,17 @@ public final class ResolvedClient {
 	}
 
 	/**
+	 * Return how the evictor treats the client's pool. Only for a client that passed the
+	 * validation.
+	 * @return the eviction settings, or {@code null} when {@code eviction.enabled} is
+	 * {@code false}
+	 */
+	public HttpPool.@Nullable Eviction eviction() {
+		HttpPoolClientProperties.Eviction eviction = this.properties.getEviction();
+		return eviction.isEnabled() ? new HttpPool.Eviction(eviction.getInterval(), eviction.getIdleTimeout()) : null;
+	}
+
+	/**
 	 * Return whether the client calls HTTPS: it names an SSL bundle, or its base URL, a
 	 * route key or a warm-up target is an https URL.
 	 * @return whether the client calls HTTPS
@@ -556,9 +568,9 @@ public final class ResolvedClient {
 		settings.put("keepAlive", Map.of("defaultTimeout", client.getKeepAlive().getDefaultTimeout().toString(),
 				"maxTimeout", client.getKeepAlive().getMaxTimeout().toString(), "safetyMargin",
 				client.getKeepAlive().getSafetyMargin().toString()));
-		HttpPoolClientProperties.Eviction eviction = client.getEviction();
-		settings.put("eviction", eviction.isEnabled() ? Map.of("interval", eviction.getInterval().toString(),
-				"idleTimeout", eviction.getIdleTimeout().toString()) : "disabled");
+		HttpPool.Eviction eviction = eviction();
+		settings.put("eviction", (eviction != null) ? Map.of("interval", eviction.interval().toString(),
+				"idleTimeout", eviction.idleTimeout().toString()) : "disabled");
 		settings.put("retry", Map.of("maxRetries", client.getRetry().getMaxRetries(), "nonIdempotent",
 				client.getRetry().isNonIdempotent()));
 		settings.put("dns", Map.of("refreshInterval", client.getDns().getRefreshInterval().toString()));
