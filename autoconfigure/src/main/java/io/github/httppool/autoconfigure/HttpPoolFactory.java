@@ -100,8 +100,8 @@ final class HttpPoolFactory {
 			logger.warn("HTTP pool '" + client.name() + "' uses the application's connection manager: the SSL bundles"
 					+ " of " + client.propertyPrefix() + "routes[...].ssl.bundle do not apply to it");
 		}
-		HttpPool pool = create(client.name(), client, tls, SpringBootHttpClientFeatures.addressFilter(this.baseline), connectionManager,
-				httpClient);
+		HttpPool pool = create(client.name(), client, tls, SpringBootHttpClientFeatures.addressFilter(this.baseline),
+				connectionManager, httpClient);
 		reloadable.forEach((bundle, strategy) -> reloadOnUpdate(pool, bundle, strategy));
 		return pool;
 	}

@@ -61,7 +61,8 @@ final class HttpPoolSelector implements Function<HttpClientSettings, HttpClient>
 	 * instance: a bundle is told apart by identity, never by a hash or a name alone, so
 	 * two bundles (or a bundle and its reloaded successor) never share a pool.
 	 */
-	private synchronized String variantName(@Nullable SslBundle sslBundle, @Nullable Predicate<InetAddress> addressFilter) {
+	private synchronized String variantName(@Nullable SslBundle sslBundle,
+			@Nullable Predicate<InetAddress> addressFilter) {
 		for (Variant variant : this.variants) {
 			if (variant.sslBundle() == sslBundle && variant.addressFilter() == addressFilter) {
 				return variant.name();
