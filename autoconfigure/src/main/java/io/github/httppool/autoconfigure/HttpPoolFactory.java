@@ -1,8 +1,10 @@
 package io.github.httppool.autoconfigure;
 
+import java.net.InetAddress;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.function.Predicate;
 
 import io.github.httppool.autoconfigure.internal.ResolvedClient;
 import io.github.httppool.pool.HttpPool;
@@ -20,6 +22,7 @@ import io.github.httppool.pool.internal.RouteConnectionConfigResolver;
 import io.github.httppool.pool.internal.RouteKey;
 import io.github.httppool.pool.internal.RouteTlsSocketStrategy;
 import io.github.httppool.pool.internal.ServerKeepAlives;
+import io.github.httppool.pool.internal.SpringBootHttpClientFeatures;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.apache.hc.client5.http.DnsResolver;
@@ -36,7 +39,6 @@ import org.apache.hc.client5.http.ssl.TlsSocketStrategy;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.http.client.HttpClientSettings;
-import org.springframework.boot.http.client.InetAddressFilter;
 import org.springframework.boot.ssl.SslBundle;
 import org.springframework.boot.ssl.SslBundles;
 
@@ -98,8 +100,8 @@ final class HttpPoolFactory {
 			logger.warn("HTTP pool '" + client.name() + "' uses the application's connection manager: the SSL bundles"
 					+ " of " + client.propertyPrefix() + "routes[...].ssl.bundle do not apply to it");
 		}
-		HttpPool pool = create(client.name(), client, tls, this.baseline.inetAddressFilter(), connectionManager,
-				httpClient);
+		HttpPool pool = create(client.name(), client, tls, SpringBootHttpClientFeatures.addressFilter(this.baseline),
+				connectionManager, httpClient);
 		reloadable.forEach((bundle, strategy) -> reloadOnUpdate(pool, bundle, strategy));
 		return pool;
 	}
@@ -144,12 +146,12 @@ final class HttpPoolFactory {
 	 * @return the pool
 	 */
 	HttpPool create(String name, ResolvedClient client, @Nullable TlsSocketStrategy tls,
-			@Nullable InetAddressFilter addressFilter) {
+			@Nullable Predicate<InetAddress> addressFilter) {
 		return create(name, client, tls, addressFilter, null, null);
 	}
 
 	private HttpPool create(String name, ResolvedClient client, @Nullable TlsSocketStrategy tls,
-			@Nullable InetAddressFilter addressFilter, @Nullable PoolingHttpClientConnectionManager applicationManager,
+			@Nullable Predicate<InetAddress> addressFilter, @Nullable PoolingHttpClientConnectionManager applicationManager,
 			@Nullable CloseableHttpClient applicationClient) {
 		HttpPoolPropertiesMapper mapper = new HttpPoolPropertiesMapper(client);
 		PoolMonitor monitor = new PoolMonitor(name, mapper.monitorOptions());
@@ -168,7 +170,7 @@ final class HttpPoolFactory {
 	}
 
 	private PoolingHttpClientConnectionManager connectionManager(ResolvedClient client,
-			HttpPoolPropertiesMapper mapper, @Nullable TlsSocketStrategy tls, @Nullable InetAddressFilter addressFilter,
+			HttpPoolPropertiesMapper mapper, @Nullable TlsSocketStrategy tls, @Nullable Predicate<InetAddress> addressFilter,
 			ConnectionRetirement retirement, PoolMonitor monitor) {
 		SpringBootBuilderCustomizations springBoot = this.customizers.springBoot();
 		ConnectionConfig defaults = springBoot.connectionConfig(mapper.connectionConfig());

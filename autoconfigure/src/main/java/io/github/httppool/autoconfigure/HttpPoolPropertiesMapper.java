@@ -1,9 +1,11 @@
 package io.github.httppool.autoconfigure;
 
+import java.net.InetAddress;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 
 import io.github.httppool.autoconfigure.internal.ResolvedClient;
 import io.github.httppool.pool.HttpPool;
@@ -17,6 +19,7 @@ import io.github.httppool.pool.internal.RouteKeepAliveStrategy;
 import io.github.httppool.pool.internal.RouteKey;
 import io.github.httppool.pool.internal.ServerAwareKeepAliveStrategy;
 import io.github.httppool.pool.internal.ServerKeepAlives;
+import io.github.httppool.pool.internal.SpringBootHttpClientFeatures;
 import org.apache.hc.client5.http.ConnectionKeepAliveStrategy;
 import org.apache.hc.client5.http.DnsResolver;
 import org.apache.hc.client5.http.SystemDefaultDnsResolver;
@@ -41,9 +44,7 @@ import org.apache.hc.core5.util.Timeout;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.http.client.HttpClientSettings;
-import org.springframework.boot.http.client.HttpCookieHandling;
 import org.springframework.boot.http.client.HttpRedirects;
-import org.springframework.boot.http.client.InetAddressFilter;
 import org.springframework.boot.ssl.SslBundle;
 import org.springframework.boot.ssl.SslOptions;
 
@@ -119,8 +120,9 @@ final class HttpPoolPropertiesMapper {
 		if (baseline.redirects() == HttpRedirects.DONT_FOLLOW) {
 			builder.setRedirectsEnabled(false);
 		}
-		if (baseline.cookieHandling() != null) {
-			builder.setCookieSpec((baseline.cookieHandling() != HttpCookieHandling.DISABLE) ? StandardCookieSpec.STRICT
+		Boolean keepsCookies = SpringBootHttpClientFeatures.keepsCookies(baseline);
+		if (keepsCookies != null) {
+			builder.setCookieSpec(keepsCookies ? StandardCookieSpec.STRICT
 					: StandardCookieSpec.IGNORE);
 		}
 		return builder.build();
@@ -230,7 +232,7 @@ final class HttpPoolPropertiesMapper {
 				new DefaultHostnameVerifier());
 	}
 
-	static DnsResolver dnsResolver(@Nullable InetAddressFilter addressFilter) {
+	static DnsResolver dnsResolver(@Nullable Predicate<InetAddress> addressFilter) {
 		return dnsResolver(null, addressFilter);
 	}
 
@@ -238,7 +240,7 @@ final class HttpPoolPropertiesMapper {
 	 * Return the resolver that looks a pool's addresses up: the application's, else the
 	 * JVM's, behind Spring Boot's address filter if there is one.
 	 */
-	static DnsResolver dnsResolver(@Nullable DnsResolver application, @Nullable InetAddressFilter addressFilter) {
+	static DnsResolver dnsResolver(@Nullable DnsResolver application, @Nullable Predicate<InetAddress> addressFilter) {
 		DnsResolver resolver = (application != null) ? application : SystemDefaultDnsResolver.INSTANCE;
 		return (addressFilter != null) ? new FilteringDnsResolver(resolver, addressFilter) : resolver;
 	}

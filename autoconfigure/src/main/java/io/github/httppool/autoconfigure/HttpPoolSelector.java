@@ -1,17 +1,19 @@
 package io.github.httppool.autoconfigure;
 
+import java.net.InetAddress;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
+import java.util.function.Predicate;
 
 import io.github.httppool.autoconfigure.internal.ResolvedClient;
 import io.github.httppool.pool.HttpPool;
 import io.github.httppool.pool.HttpPools;
+import io.github.httppool.pool.internal.SpringBootHttpClientFeatures;
 import org.apache.hc.client5.http.classic.HttpClient;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.http.client.HttpClientSettings;
-import org.springframework.boot.http.client.InetAddressFilter;
 import org.springframework.boot.ssl.SslBundle;
 
 /**
@@ -43,9 +45,9 @@ final class HttpPoolSelector implements Function<HttpClientSettings, HttpClient>
 	public HttpClient apply(HttpClientSettings settings) {
 		HttpClientSettings baseline = this.factory.baseline();
 		SslBundle sslBundle = settings.sslBundle();
-		InetAddressFilter addressFilter = settings.inetAddressFilter();
+		Predicate<InetAddress> addressFilter = SpringBootHttpClientFeatures.addressFilter(settings);
 		boolean sameSsl = sslBundle == baseline.sslBundle() || sslBundle == this.client.sslBundle();
-		if (sameSsl && addressFilter == baseline.inetAddressFilter()) {
+		if (sameSsl && addressFilter == SpringBootHttpClientFeatures.addressFilter(baseline)) {
 			return this.pool.httpClient();
 		}
 		String name = variantName(sslBundle, addressFilter);
@@ -59,7 +61,8 @@ final class HttpPoolSelector implements Function<HttpClientSettings, HttpClient>
 	 * instance: a bundle is told apart by identity, never by a hash or a name alone, so
 	 * two bundles (or a bundle and its reloaded successor) never share a pool.
 	 */
-	private synchronized String variantName(@Nullable SslBundle sslBundle, @Nullable InetAddressFilter addressFilter) {
+	private synchronized String variantName(@Nullable SslBundle sslBundle,
+			@Nullable Predicate<InetAddress> addressFilter) {
 		for (Variant variant : this.variants) {
 			if (variant.sslBundle() == sslBundle && variant.addressFilter() == addressFilter) {
 				return variant.name();
@@ -70,7 +73,7 @@ final class HttpPoolSelector implements Function<HttpClientSettings, HttpClient>
 		if (sslBundle != baseline.sslBundle()) {
 			description.append(":ssl-bundle=").append(bundleName(sslBundle));
 		}
-		if (addressFilter != baseline.inetAddressFilter()) {
+		if (addressFilter != SpringBootHttpClientFeatures.addressFilter(baseline)) {
 			description.append(":address-filter=").append((addressFilter != null) ? "custom" : "none");
 		}
 		String name = description.toString();
@@ -96,7 +99,7 @@ final class HttpPoolSelector implements Function<HttpClientSettings, HttpClient>
 	/**
 	 * A variant pool: the SSL bundle and address filter it was made for, and its name.
 	 */
-	private record Variant(@Nullable SslBundle sslBundle, @Nullable InetAddressFilter addressFilter, String name) {
+	private record Variant(@Nullable SslBundle sslBundle, @Nullable Predicate<InetAddress> addressFilter, String name) {
 	}
 
 }

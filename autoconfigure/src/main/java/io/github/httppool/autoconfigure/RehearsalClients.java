@@ -7,6 +7,7 @@ import javax.net.ssl.SSLContext;
 import io.github.httppool.autoconfigure.internal.ResolvedClient;
 import io.github.httppool.pool.HttpPool;
 import io.github.httppool.pool.HttpPools;
+import io.github.httppool.pool.internal.SpringBootHttpClientFeatures;
 import io.github.httppool.warmup.internal.RehearsalClientFactory;
 import io.micrometer.core.instrument.observation.DefaultMeterObservationHandler;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -55,7 +56,7 @@ final class RehearsalClients implements RehearsalClientFactory {
 		HttpPoolFactory factory = new HttpPoolFactory(this.baseline, null, HttpPoolBuilderCustomizers.NONE);
 		HttpPool pool = factory.create(client.name(), client, (tls != null)
 				? new DefaultClientTlsStrategy(tls, HostnameVerificationPolicy.CLIENT, NoopHostnameVerifier.INSTANCE)
-				: null, this.baseline.inetAddressFilter());
+				: null, SpringBootHttpClientFeatures.addressFilter(this.baseline));
 		HttpPools pools = new HttpPools();
 		pools.register(pool);
 		ObservationRegistry observations = ObservationRegistry.create();

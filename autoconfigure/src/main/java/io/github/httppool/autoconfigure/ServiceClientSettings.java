@@ -1,5 +1,7 @@
 package io.github.httppool.autoconfigure;
 
+import java.util.Map;
+
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.http.client.HttpClientSettings;
@@ -50,8 +52,18 @@ final class ServiceClientSettings {
 		return StringUtils.hasText(baseUrl) ? baseUrl : null;
 	}
 
+	/**
+	 * Return a group's properties: Spring Boot 4.0's {@link HttpServiceClientProperties}
+	 * is a map of the groups, Spring Boot 4.1's looks a group up by name.
+	 */
 	private @Nullable HttpClientProperties groupProperties(String group) {
-		return (this.properties != null) ? this.properties.get(group) : null;
+		if (this.properties == null) {
+			return null;
+		}
+		if ((Object) this.properties instanceof Map<?, ?> groups) {
+			return (HttpClientProperties) groups.get(group);
+		}
+		return this.properties.get(group);
 	}
 
 }

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Consumer;
 
 import org.apache.commons.logging.Log;
@@ -50,6 +51,12 @@ final class SpringBootBuilderCustomizations {
 			"socketConfigCustomizer", "connectionConfigCustomizer", "defaultRequestConfigCustomizer",
 			"tlsSocketStrategyFactory", "dnsResolver");
 
+	/**
+	 * The fields only some Spring Boot versions have: Spring Boot 4.0's builder has no DNS
+	 * resolver, so no customizer can set one there.
+	 */
+	private static final Set<String> OPTIONAL_FIELDS = Set.of("dnsResolver");
+
 	private final Map<String, Object> changed = new HashMap<>();
 
 	private final List<Consumer<HttpComponentsClientHttpRequestFactory>> requestFactoryCustomizers;
@@ -59,6 +66,10 @@ final class SpringBootBuilderCustomizations {
 		if (customized != null) {
 			HttpComponentsHttpClientBuilder defaults = httpClientBuilder(ClientHttpRequestFactoryBuilder.httpComponents());
 			for (String field : FIELDS) {
+				if (OPTIONAL_FIELDS.contains(field)
+						&& ReflectionUtils.findField(HttpComponentsHttpClientBuilder.class, field) == null) {
+					continue;
+				}
 				Object value = read(HttpComponentsHttpClientBuilder.class, field, customized);
 				if (value != read(HttpComponentsHttpClientBuilder.class, field, defaults)) {
 					this.changed.put(field, value);

@@ -8,24 +8,25 @@ import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.util.ClassUtils;
 
 /**
- * Stops an application on a Spring Boot older than 4.1.0 before its context refreshes,
- * with a message naming the version the starter needs, instead of a
- * {@link NoClassDefFoundError} from deep inside the auto-configuration. Detects Spring
- * Boot 4.1 by {@code InetAddressFilter}, the newest Spring Boot type the starter uses.
+ * Stops an application on Spring Boot 3.x before its context refreshes, with a message
+ * naming the starter of that generation, instead of a {@link NoClassDefFoundError} from
+ * deep inside the auto-configuration. Detects Spring Boot 4 by
+ * {@code org.springframework.boot.bootstrap.BootstrapRegistry}, a type of the
+ * {@code spring-boot} jar itself, whose version always follows the application's Spring
+ * Boot. Spring Boot 4.0 and 4.1 are both supported; the settings only 4.1 has apply where
+ * they exist.
  */
 final class SpringBootVersionCheck implements ApplicationContextInitializer<ConfigurableApplicationContext> {
 
-	static final String REQUIRED_VERSION = "4.1.0";
+	static final String REQUIRED_VERSION = "4.0.0";
 
-	private static final String HTTP_CLIENT_SETTINGS = "org.springframework.boot.http.client.HttpClientSettings";
+	static final String SPRING_BOOT_3_STARTER = "io.github.httppool:http-pool-spring-boot3-starter";
 
-	private static final String INET_ADDRESS_FILTER = "org.springframework.boot.http.client.InetAddressFilter";
+	private static final String SPRING_BOOT_4_TYPE = "org.springframework.boot.bootstrap.BootstrapRegistry";
 
 	@Override
 	public void initialize(ConfigurableApplicationContext context) {
-		ClassLoader classLoader = context.getClassLoader();
-		if (ClassUtils.isPresent(HTTP_CLIENT_SETTINGS, classLoader)
-				&& !ClassUtils.isPresent(INET_ADDRESS_FILTER, classLoader)) {
+		if (!ClassUtils.isPresent(SPRING_BOOT_4_TYPE, context.getClassLoader())) {
 			throw new UnsupportedSpringBootVersionException(SpringBootVersion.getVersion());
 		}
 	}
@@ -38,7 +39,8 @@ final class SpringBootVersionCheck implements ApplicationContextInitializer<Conf
 		private static final long serialVersionUID = 1L;
 
 		UnsupportedSpringBootVersionException(@Nullable String version) {
-			super("http-pool-spring-boot-starter requires Spring Boot " + REQUIRED_VERSION + " or later; the application runs on Spring Boot "
+			super("http-pool-spring-boot-starter is the starter for Spring Boot " + REQUIRED_VERSION
+					+ " and later; the application runs on Spring Boot "
 					+ ((version != null) ? version : "of an unknown version older than " + REQUIRED_VERSION));
 		}
 

@@ -13,7 +13,6 @@ import org.apache.hc.core5.util.Timeout;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.http.client.HttpClientSettings;
-import org.springframework.boot.http.client.HttpCookieHandling;
 import org.springframework.boot.http.client.HttpRedirects;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -47,13 +46,11 @@ class HttpPoolPropertiesMapperTests {
 		HttpClientSettings boot = HttpClientSettings.defaults()
 			.withConnectTimeout(Duration.ofMillis(1500))
 			.withReadTimeout(Duration.ofSeconds(12))
-			.withRedirects(HttpRedirects.DONT_FOLLOW)
-			.withCookieHandling(HttpCookieHandling.DISABLE);
+			.withRedirects(HttpRedirects.DONT_FOLLOW);
 		HttpPoolPropertiesMapper mapper = mapper(boot);
 		assertThat(client(boot).connectTimeout()).isEqualTo(Duration.ofMillis(1500));
 		assertThat(client(boot).responseTimeout()).isEqualTo(Duration.ofSeconds(12));
 		assertThat(mapper.requestConfig().isRedirectsEnabled()).isFalse();
-		assertThat(mapper.requestConfig().getCookieSpec()).isEqualTo("ignore");
 	}
 
 	@Test

@@ -2,15 +2,14 @@ package io.github.httppool.autoconfigure;
 
 import java.time.Duration;
 
+import io.github.httppool.testsupport.HttpServiceClientConfigurations;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.ssl.SslAutoConfiguration;
 import org.springframework.boot.http.client.HttpClientSettings;
-import org.springframework.boot.http.client.HttpCookieHandling;
 import org.springframework.boot.http.client.HttpRedirects;
 import org.springframework.boot.http.client.autoconfigure.service.HttpServiceClientProperties;
-import org.springframework.boot.http.client.autoconfigure.service.HttpServiceClientPropertiesAutoConfiguration;
 import org.springframework.boot.ssl.SslBundles;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -30,7 +29,8 @@ class ServiceClientSettingsTests {
 
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
 		.withConfiguration(
-				AutoConfigurations.of(HttpServiceClientPropertiesAutoConfiguration.class, SslAutoConfiguration.class))
+				AutoConfigurations.of(HttpServiceClientConfigurations.properties()))
+		.withConfiguration(AutoConfigurations.of(SslAutoConfiguration.class))
 		.withPropertyValues("spring.ssl.bundle.pem.partner.truststore.certificate=classpath:tls/ca.crt");
 
 	@Test
@@ -39,14 +39,12 @@ class ServiceClientSettingsTests {
 			.withPropertyValues("spring.http.serviceclient.partner.connect-timeout=2s",
 					"spring.http.serviceclient.partner.read-timeout=3s",
 					"spring.http.serviceclient.partner.redirects=dont-follow",
-					"spring.http.serviceclient.partner.cookie-handling=disable",
 					"spring.http.serviceclient.partner.ssl.bundle=partner")
 			.run((context) -> {
 				HttpClientSettings settings = settings(context).settings("partner");
 				assertThat(settings.connectTimeout()).isEqualTo(Duration.ofSeconds(2));
 				assertThat(settings.readTimeout()).isEqualTo(Duration.ofSeconds(3));
 				assertThat(settings.redirects()).isEqualTo(HttpRedirects.DONT_FOLLOW);
-				assertThat(settings.cookieHandling()).isEqualTo(HttpCookieHandling.DISABLE);
 				assertThat(settings.sslBundle()).isSameAs(context.getBean(SslBundles.class).getBundle("partner"));
 			});
 	}

@@ -7,8 +7,6 @@ import org.junit.jupiter.api.Test;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.SpringBootVersion;
 import org.springframework.boot.WebApplicationType;
-import org.springframework.boot.http.client.HttpClientSettings;
-import org.springframework.boot.http.client.InetAddressFilter;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Configuration;
@@ -18,33 +16,36 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
- * An application on a Spring Boot older than 4.1.0 stops before its context refreshes,
- * with a report that names the version the starter needs. Spring Boot 4.0 is simulated by
- * hiding {@code InetAddressFilter}, the Spring Boot 4.1 type the check looks for.
+ * An application on Spring Boot 3.x stops before its context refreshes, with a report
+ * that names the starter of its generation. Spring Boot 3.x is simulated by hiding
+ * {@code org.springframework.boot.bootstrap.BootstrapRegistry}, the Spring Boot 4 type of
+ * the {@code spring-boot} jar the check looks for.
  */
 class SpringBootVersionCheckTests {
 
 	@Test
-	void anApplicationWithoutSpringBoot41StopsWithAReportNamingTheRequiredVersion() {
+	void anApplicationOnSpringBoot3StopsWithAReportNamingTheSpringBoot3Starter() {
 		assertThatExceptionOfType(UnsupportedSpringBootVersionException.class)
-			.isThrownBy(() -> run(new FilteredClassLoader(InetAddressFilter.class)))
+			.isThrownBy(() -> run(new FilteredClassLoader("org.springframework.boot.bootstrap.BootstrapRegistry")))
 			.satisfies((failure) -> assertThat(FailureReports.analyze(failure))
-				.contains("requires Spring Boot 4.1.0 or later")
+				.contains("is the starter for Spring Boot 4.0.0 and later")
 				.contains("runs on Spring Boot " + SpringBootVersion.getVersion())
-				.contains("Upgrade Spring Boot to 4.1.0 or later"));
+				.contains("on Spring Boot 3.5 use io.github.httppool:http-pool-spring-boot3-starter")
+				.doesNotContain("NoClassDefFoundError"));
 	}
 
 	@Test
-	void anApplicationOnSpringBoot41Starts() {
+	void anApplicationOnTheSpringBootItRunsWithStarts() {
 		try (ConfigurableApplicationContext context = run(getClass().getClassLoader())) {
 			assertThat(context.isActive()).isTrue();
 		}
 	}
 
 	@Test
-	void anApplicationWithoutSpringBootsHttpClientModuleIsLeftAlone() {
+	void anApplicationOnSpringBoot40WithoutTheSpringBoot41TypesStarts() {
 		try (ConfigurableApplicationContext context = run(
-				new FilteredClassLoader(HttpClientSettings.class, InetAddressFilter.class))) {
+				new FilteredClassLoader("org.springframework.boot.http.client.InetAddressFilter",
+						"org.springframework.boot.http.client.HttpCookieHandling"))) {
 			assertThat(context.isActive()).isTrue();
 		}
 	}

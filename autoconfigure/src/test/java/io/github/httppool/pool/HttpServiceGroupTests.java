@@ -1,12 +1,11 @@
 package io.github.httppool.pool;
 
+import io.github.httppool.testsupport.HttpServiceClientConfigurations;
 import io.github.httppool.testsupport.LoopbackHttpServer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.http.client.autoconfigure.service.HttpServiceClientPropertiesAutoConfiguration;
-import org.springframework.boot.restclient.autoconfigure.service.HttpServiceClientAutoConfiguration;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.service.annotation.GetExchange;
@@ -73,8 +72,7 @@ class HttpServiceGroupTests {
 
 	private org.springframework.boot.test.context.runner.ApplicationContextRunner runner() {
 		return PoolTestSupport.contextRunner()
-			.withConfiguration(AutoConfigurations.of(HttpServiceClientPropertiesAutoConfiguration.class,
-					HttpServiceClientAutoConfiguration.class))
+			.withConfiguration(AutoConfigurations.of(HttpServiceClientConfigurations.serviceClients()))
 			.withUserConfiguration(PartnerServices.class);
 	}
 

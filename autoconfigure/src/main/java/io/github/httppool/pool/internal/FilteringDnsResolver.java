@@ -5,14 +5,13 @@ import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.Predicate;
 
 import org.apache.hc.client5.http.DnsResolver;
 
-import org.springframework.boot.http.client.InetAddressFilter;
-
 /**
- * {@link DnsResolver} that drops the addresses an {@link InetAddressFilter} does not
- * match, so that Spring Boot's {@code spring.http.clients} address filtering keeps
+ * {@link DnsResolver} that drops the addresses Spring Boot's {@code InetAddressFilter}
+ * does not match, so that Spring Boot's {@code spring.http.clients} address filtering keeps
  * working on the starter's pools.
  *
  * @since 0.1.0
@@ -21,14 +20,14 @@ public final class FilteringDnsResolver implements DnsResolver {
 
 	private final DnsResolver delegate;
 
-	private final InetAddressFilter filter;
+	private final Predicate<InetAddress> filter;
 
 	/**
 	 * Create a new resolver.
 	 * @param delegate the resolver that looks addresses up
 	 * @param filter the filter that addresses must match
 	 */
-	public FilteringDnsResolver(DnsResolver delegate, InetAddressFilter filter) {
+	public FilteringDnsResolver(DnsResolver delegate, Predicate<InetAddress> filter) {
 		this.delegate = delegate;
 		this.filter = filter;
 	}
@@ -36,7 +35,7 @@ public final class FilteringDnsResolver implements DnsResolver {
 	@Override
 	public InetAddress[] resolve(String host) throws UnknownHostException {
 		InetAddress[] allowed = Arrays.stream(this.delegate.resolve(host))
-			.filter(this.filter::matches)
+			.filter(this.filter)
 			.toArray(InetAddress[]::new);
 		return requireAny(host, allowed.length, allowed);
 	}
@@ -45,7 +44,7 @@ public final class FilteringDnsResolver implements DnsResolver {
 	public List<InetSocketAddress> resolve(String host, int port) throws UnknownHostException {
 		List<InetSocketAddress> allowed = this.delegate.resolve(host, port)
 			.stream()
-			.filter((address) -> this.filter.matches(address.getAddress()))
+			.filter((address) -> this.filter.test(address.getAddress()))
 			.toList();
 		return requireAny(host, allowed.size(), allowed);
 	}

@@ -16,7 +16,6 @@ import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.http.client.ClientHttpRequestFactoryBuilder;
 import org.springframework.boot.http.client.HttpClientSettings;
-import org.springframework.boot.http.client.HttpCookieHandling;
 import org.springframework.boot.http.client.HttpRedirects;
 import org.springframework.http.client.HttpComponentsClientHttpRequestFactory;
 
@@ -79,7 +78,7 @@ public final class PooledClientHttpRequestFactoryBuilder
 		HttpClient httpClient = this.httpClients.apply(effective);
 		PooledClientHttpRequestFactory factory = new PooledClientHttpRequestFactory(httpClient,
 				new RequestOverrides(this.baseline, effective));
-		if (keepsCookies(effective.cookieHandling())) {
+		if (Boolean.TRUE.equals(SpringBootHttpClientFeatures.keepsCookies(effective))) {
 			CookieStore cookieStore = new BasicCookieStore();
 			factory.setHttpContextFactory((method, uri) -> {
 				HttpClientContext context = HttpClientContext.create();
@@ -93,10 +92,6 @@ public final class PooledClientHttpRequestFactoryBuilder
 		return factory;
 	}
 
-	private static boolean keepsCookies(@Nullable HttpCookieHandling cookieHandling) {
-		return cookieHandling == HttpCookieHandling.ENABLE || cookieHandling == HttpCookieHandling.ENABLE_WHEN_POSSIBLE;
-	}
-
 	/**
 	 * The per-request settings that differ from the baseline.
 	 */
@@ -108,13 +103,14 @@ public final class PooledClientHttpRequestFactoryBuilder
 
 		private final @Nullable HttpRedirects redirects;
 
-		private final @Nullable HttpCookieHandling cookieHandling;
+		private final @Nullable Boolean keepsCookies;
 
 		RequestOverrides(HttpClientSettings baseline, HttpClientSettings settings) {
 			this.connectTimeout = changed(baseline.connectTimeout(), settings.connectTimeout());
 			this.readTimeout = changed(baseline.readTimeout(), settings.readTimeout());
 			this.redirects = changed(baseline.redirects(), settings.redirects());
-			this.cookieHandling = changed(baseline.cookieHandling(), settings.cookieHandling());
+			this.keepsCookies = changed(SpringBootHttpClientFeatures.keepsCookies(baseline),
+					SpringBootHttpClientFeatures.keepsCookies(settings));
 		}
 
 		private static <T> @Nullable T changed(@Nullable T baseline, @Nullable T value) {
@@ -123,7 +119,7 @@ public final class PooledClientHttpRequestFactoryBuilder
 
 		boolean isEmpty() {
 			return this.connectTimeout == null && this.readTimeout == null && this.redirects == null
-					&& this.cookieHandling == null;
+					&& this.keepsCookies == null;
 		}
 
 		@SuppressWarnings("deprecation") // the per-request connect timeout is still honoured
@@ -138,8 +134,8 @@ public final class PooledClientHttpRequestFactoryBuilder
 			if (this.redirects != null) {
 				builder.setRedirectsEnabled(this.redirects != HttpRedirects.DONT_FOLLOW);
 			}
-			if (this.cookieHandling != null) {
-				builder.setCookieSpec((this.cookieHandling != HttpCookieHandling.DISABLE) ? StandardCookieSpec.STRICT
+			if (this.keepsCookies != null) {
+				builder.setCookieSpec(this.keepsCookies ? StandardCookieSpec.STRICT
 						: StandardCookieSpec.IGNORE);
 			}
 			return builder.build();

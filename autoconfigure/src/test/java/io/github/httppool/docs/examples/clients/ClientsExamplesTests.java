@@ -14,6 +14,7 @@ import io.github.httppool.docs.examples.ConfigurationExamples;
 import io.github.httppool.pool.HttpPool;
 import io.github.httppool.pool.HttpPools;
 import io.github.httppool.testsupport.HttpPoolContexts;
+import io.github.httppool.testsupport.HttpServiceClientConfigurations;
 import io.github.httppool.testsupport.LoopbackHttpServer;
 import io.github.httppool.testsupport.TestTls;
 import org.apache.hc.client5.http.HttpRoute;
@@ -22,8 +23,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.http.client.autoconfigure.service.HttpServiceClientPropertiesAutoConfiguration;
-import org.springframework.boot.restclient.autoconfigure.service.HttpServiceClientAutoConfiguration;
 import org.springframework.web.client.RestClient;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -189,8 +188,7 @@ class ClientsExamplesTests {
 	void aServiceGroupUsesThePoolOfTheClientOfTheSameName() {
 		try (LoopbackHttpServer server = LoopbackHttpServer.http()) {
 			ConfigurationExamples.contextRunner("clients-service-groups.yaml")
-				.withConfiguration(AutoConfigurations.of(HttpServiceClientPropertiesAutoConfiguration.class,
-						HttpServiceClientAutoConfiguration.class))
+				.withConfiguration(AutoConfigurations.of(HttpServiceClientConfigurations.serviceClients()))
 				.withPropertyValues("spring.http.serviceclient.partner.base-url=" + server.baseUrl())
 				.withUserConfiguration(PartnerServices.class)
 				.run((context) -> {
