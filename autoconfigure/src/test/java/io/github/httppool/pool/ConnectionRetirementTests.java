@@ -44,6 +44,7 @@ class ConnectionRetirementTests {
 			client.get().uri(this.server.url("/after")).retrieve().toBodilessEntity();
 			assertThat(this.server.acceptedConnections()).isEqualTo(3);
 			assertThat(this.server.requestsPerConnection()).containsExactly(1, 1, 1);
+			this.server.awaitClosedByClient(2, Duration.ofSeconds(5));
 			assertThat(this.server.closedByClient()).isEqualTo(2);
 			client.get().uri(this.server.url("/reused")).retrieve().toBodilessEntity();
 			assertThat(this.server.acceptedConnections()).isEqualTo(3);
