@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
+import java.util.function.Function;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -200,13 +201,7 @@ final class SpringBootBuilderCustomizations {
 	 * @return the customized settings
 	 */
 	SocketConfig socketConfig(SocketConfig socketConfig) {
-		Consumer<SocketConfig.Builder> customizer = changed("socketConfigCustomizer");
-		if (customizer == null) {
-			return socketConfig;
-		}
-		SocketConfig.Builder builder = SocketConfig.copy(socketConfig);
-		customizer.accept(builder);
-		return builder.build();
+		return customized("socketConfigCustomizer", socketConfig, SocketConfig::copy, SocketConfig.Builder::build);
 	}
 
 	/**
@@ -215,13 +210,7 @@ final class SpringBootBuilderCustomizations {
 	 * @return the customized settings
 	 */
 	ConnectionConfig connectionConfig(ConnectionConfig connectionConfig) {
-		Consumer<ConnectionConfig.Builder> customizer = changed("connectionConfigCustomizer");
-		if (customizer == null) {
-			return connectionConfig;
-		}
-		ConnectionConfig.Builder builder = ConnectionConfig.copy(connectionConfig);
-		customizer.accept(builder);
-		return builder.build();
+		return customized("connectionConfigCustomizer", connectionConfig, ConnectionConfig::copy, ConnectionConfig.Builder::build);
 	}
 
 	/**
@@ -230,13 +219,17 @@ final class SpringBootBuilderCustomizations {
 	 * @return the customized settings
 	 */
 	RequestConfig requestConfig(RequestConfig requestConfig) {
-		Consumer<RequestConfig.Builder> customizer = changed("defaultRequestConfigCustomizer");
+		return customized("defaultRequestConfigCustomizer", requestConfig, RequestConfig::copy, RequestConfig.Builder::build);
+	}
+
+	private <T, B> T customized(String field, T settings, Function<T, B> copy, Function<B, T> build) {
+		Consumer<B> customizer = changed(field);
 		if (customizer == null) {
-			return requestConfig;
+			return settings;
 		}
-		RequestConfig.Builder builder = RequestConfig.copy(requestConfig);
+		B builder = copy.apply(settings);
 		customizer.accept(builder);
-		return builder.build();
+		return build.apply(builder);
 	}
 
 	/**
