@@ -21,6 +21,7 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.boot.http.client.HttpClientSettings;
 import org.springframework.boot.restclient.RestClientCustomizer;
 import org.springframework.util.ClassUtils;
+import org.springframework.util.function.ThrowingFunction;
 import org.springframework.web.client.RestClient;
 
 /**
@@ -49,24 +50,24 @@ final class RehearsalClients implements RehearsalClientFactory {
 	}
 
 	@Override
-	public Client create(@Nullable SSLContext tls) {
+	public <T> T withClient(@Nullable SSLContext tls, ThrowingFunction<RestClient, T> rehearsal) throws Exception {
 		HttpPoolClientProperties properties = new HttpPoolClientProperties();
 		properties.getEviction().setEnabled(false);
 		ResolvedClient client = new ResolvedClient("warmup-rehearsal", properties, this.baseline, null);
 		HttpPoolFactory factory = new HttpPoolFactory(this.baseline, null, HttpPoolBuilderCustomizers.NONE);
-		HttpPool pool = factory.create(client.name(), client, (tls != null)
-				? new DefaultClientTlsStrategy(tls, HostnameVerificationPolicy.CLIENT, NoopHostnameVerifier.INSTANCE)
-				: null, SpringBootHttpClientFeatures.addressFilter(this.baseline));
-		HttpPools pools = new HttpPools();
-		pools.register(pool);
-		ObservationRegistry observations = ObservationRegistry.create();
-		observations.observationConfig()
-			.observationHandler(METERS_PRESENT ? ThrowAwayMeters.handler() : (ObservationHandler<?>) (context) -> true);
-		RestClient.Builder builder = RestClient.builder();
-		this.customizers.forEach((customizer) -> customizer.customize(builder));
-		builder.requestFactory(factory.requestFactoryBuilder(pool, client, pools).build(this.baseline))
-			.observationRegistry(observations);
-		return new Client(builder.build(), pools);
+		try (HttpPools pools = new HttpPools()) {
+			HttpPool pool = pools.register(factory.create(client.name(), client, (tls != null)
+					? new DefaultClientTlsStrategy(tls, HostnameVerificationPolicy.CLIENT, NoopHostnameVerifier.INSTANCE)
+					: null, SpringBootHttpClientFeatures.addressFilter(this.baseline)));
+			ObservationRegistry observations = ObservationRegistry.create();
+			observations.observationConfig()
+				.observationHandler(METERS_PRESENT ? ThrowAwayMeters.handler() : (ObservationHandler<?>) (context) -> true);
+			RestClient.Builder builder = RestClient.builder();
+			this.customizers.forEach((customizer) -> customizer.customize(builder));
+			builder.requestFactory(factory.requestFactoryBuilder(pool, client, pools).build(this.baseline))
+				.observationRegistry(observations);
+			return rehearsal.applyWithException(builder.build());
+		}
 	}
 
 	/** The rehearsal's own meters, apart so that Micrometer loads only when present. */

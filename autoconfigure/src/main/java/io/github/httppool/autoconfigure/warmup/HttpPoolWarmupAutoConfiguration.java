@@ -1,8 +1,6 @@
 package io.github.httppool.autoconfigure.warmup;
 
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -13,7 +11,6 @@ import io.github.httppool.autoconfigure.HttpPoolProperties;
 import io.github.httppool.autoconfigure.PooledRestClients;
 import io.github.httppool.autoconfigure.internal.HttpPoolClients;
 import io.github.httppool.autoconfigure.internal.ResolvedClient;
-import io.github.httppool.pool.HttpPool;
 import io.github.httppool.pool.HttpPools;
 import io.github.httppool.pool.internal.Milliseconds;
 import io.github.httppool.warmup.HttpPoolWarmer;
@@ -60,9 +57,8 @@ public final class HttpPoolWarmupAutoConfiguration {
 				return;
 			}
 			try {
-				List<ResolvedClient> clients = HttpPoolClients
-					.bindUnchecked(Binder.get(environment).bindOrCreate("http.pool", HttpPoolProperties.class),
-							environment)
+				HttpPoolProperties properties = Binder.get(environment).bindOrCreate("http.pool", HttpPoolProperties.class);
+				List<ResolvedClient> clients = HttpPoolClients.bindUnchecked(properties, environment)
 					.entrySet()
 					.stream()
 					.map((client) -> new ResolvedClient(client.getKey(), client.getValue(),
@@ -86,32 +82,29 @@ public final class HttpPoolWarmupAutoConfiguration {
 	WarmupRunner httpPoolWarmer(HttpPoolClients httpPoolClients, HttpPools httpPools,
 			PooledRestClients pooledRestClients, ObjectProvider<HttpClientSettings> httpClientSettings,
 			ObjectProvider<RestClientCustomizer> restClientCustomizers) {
-		List<PoolWarmup> warmups = new ArrayList<>();
-		List<ResolvedClient> pooled = new ArrayList<>();
-		for (String name : httpPoolClients.names()) {
-			ResolvedClient client = httpPoolClients.client(name);
-			HttpPool pool = httpPools.get(name);
-			if (pool != null) {
-				pooled.add(client);
-				if (client.properties().getWarmup().isEnabled()) {
-					warmups.add(warmup(client, pool, pooledRestClients));
-				}
-			}
-		}
-		RehearsalClientFactory clients = HttpPoolAutoConfiguration.rehearsalClientFactory(httpClientSettings.getIfAvailable(HttpClientSettings::defaults),
-				restClientCustomizers.orderedStream().toList());
-		return new WarmupRunner(warmups, budget(pooled), plan(pooled), clients);
+		List<ResolvedClient> pooled = httpPoolClients.names()
+			.stream()
+			.filter((name) -> httpPools.get(name) != null)
+			.map(httpPoolClients::client)
+			.toList();
+		List<PoolWarmup> warmups = pooled.stream()
+			.filter((client) -> client.properties().getWarmup().isEnabled())
+			.map((client) -> new PoolWarmup(httpPools.get(client.name()), client.routePlanner(), client.warmupTargets(),
+					settings(client), () -> pooledRestClients.restClientBuilder(client.name())))
+			.toList();
+		return new WarmupRunner(warmups, budget(pooled), plan(pooled), HttpPoolAutoConfiguration.rehearsalClientFactory(
+				httpClientSettings.getIfAvailable(HttpClientSettings::defaults), restClientCustomizers.orderedStream().toList()));
 	}
 
 	@Bean
 	@ConditionalOnMissingBean
 	@ConditionalOnBean(WarmupRunner.class)
 	KeepWarm httpPoolKeepWarm(WarmupRunner httpPoolWarmer) {
-		return new KeepWarm(httpPoolWarmer);
+		return new KeepWarm(httpPoolWarmer.warmups());
 	}
 
 	/** The budget of the whole warm-up: the largest of the clients'. */
-	private static Duration budget(Collection<ResolvedClient> clients) {
+	private static Duration budget(List<ResolvedClient> clients) {
 		return Milliseconds.roundUp(clients.stream()
 			.map((client) -> client.properties().getWarmup())
 			.filter(HttpPoolClientProperties.Warmup::isEnabled)
@@ -121,7 +114,7 @@ public final class HttpPoolWarmupAutoConfiguration {
 	}
 
 	/** What the rehearsal covers for all clients together, {@code null} for nothing. */
-	private static RehearsalRun.@Nullable Plan plan(Collection<ResolvedClient> clients) {
+	private static RehearsalRun.@Nullable Plan plan(List<ResolvedClient> clients) {
 		int requests = 0;
 		Set<Class<?>> types = new LinkedHashSet<>();
 		boolean tls = false;
@@ -136,14 +129,11 @@ public final class HttpPoolWarmupAutoConfiguration {
 		return (requests > 0) ? new RehearsalRun.Plan(requests, List.copyOf(types), tls) : null;
 	}
 
-	private static PoolWarmup warmup(ResolvedClient client, HttpPool pool, PooledRestClients pooledRestClients) {
+	private static PoolWarmup.Settings settings(ResolvedClient client) {
 		HttpPoolClientProperties properties = client.properties();
-		HttpPoolClientProperties.Warmup warmup = properties.getWarmup();
-		PoolWarmup.Settings settings = new PoolWarmup.Settings(warmup.isFailOnError(),
-				Milliseconds.roundUp(warmup.getKeepWarm().intervalOrDefault(properties.getValidateAfterInactivity())),
+		return new PoolWarmup.Settings(properties.getWarmup().isFailOnError(), Milliseconds.roundUp(
+				properties.getWarmup().getKeepWarm().intervalOrDefault(properties.getValidateAfterInactivity())),
 				client.propertyPrefix() + "warmup.");
-		return new PoolWarmup(pool, client.routePlanner(), client.warmupTargets(), settings,
-				() -> pooledRestClients.restClientBuilder(client.name()));
 	}
 
 }

@@ -9,11 +9,12 @@ import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
 
+import io.github.httppool.warmup.WarmupOutcome;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.apache.hc.client5.http.HttpRoute;
@@ -37,7 +38,7 @@ import org.jspecify.annotations.Nullable;
  * Opens connections into a pool without a request, by HttpClient's own {@code lease →
  * connect → release} on the route the client's planner gives; every endpoint is leased
  * before any is released, within the route's and the pool's free room, never through a
- * proxy.
+ * proxy. Its lock is held while the warm-up or keep-warm pre-opens.
  */
 final class ConnectionPreOpener {
 
@@ -48,6 +49,8 @@ final class ConnectionPreOpener {
 	private final PoolingHttpClientConnectionManager connectionManager;
 
 	private final HttpRoutePlanner routePlanner;
+
+	final ReentrantLock lock = new ReentrantLock();
 
 	ConnectionPreOpener(PoolingHttpClientConnectionManager connectionManager, HttpRoutePlanner routePlanner) {
 		this.connectionManager = connectionManager;
@@ -71,8 +74,8 @@ final class ConnectionPreOpener {
 	}
 
 	/**
-	 * Lease up to {@code wanted} endpoints, connect the closed ones on the executor;
-	 * {@code replaceOpen} re-opens open ones too.
+	 * Lease up to {@code wanted} endpoints, connect the closed ones ({@code replaceOpen}:
+	 * all) on the executor.
 	 */
 	Pending start(WarmupTarget target, int wanted, long deadlineNanos, Executor executor, Duration keepAlive,
 			boolean replaceOpen) {
@@ -112,20 +115,13 @@ final class ConnectionPreOpener {
 				continue;
 			}
 			endpoint.close(CloseMode.GRACEFUL);
-			try {
-				connects.add(CompletableFuture.supplyAsync(() -> {
-					Throwable failure = connect(endpoint, route, keepAliveValue);
-					lastConnect.accumulateAndGet(System.nanoTime(), Math::max);
-					return failure;
-				}, executor));
-			}
-			catch (RejectedExecutionException ex) {
-				release(endpoint, null);
-				connects.add(CompletableFuture.completedFuture(ex));
-			}
+			connects.add(CompletableFuture.supplyAsync(() -> {
+				Throwable failure = connect(endpoint, route, keepAliveValue);
+				lastConnect.accumulateAndGet(System.nanoTime(), Math::max);
+				return failure;
+			}, executor));
 		}
 		int open = alreadyOpen;
-		int notAttempted = wanted - endpoints.size();
 		return (deadline) -> {
 			try {
 				CompletableFuture.allOf(connects.toArray(CompletableFuture[]::new))
@@ -142,11 +138,11 @@ final class ConnectionPreOpener {
 				.map(CompletableFuture::join)
 				.toList();
 			int opened = (int) done.stream().filter(Objects::isNull).count();
-			Throwable failure = done.stream().filter(Objects::nonNull).findFirst().orElse(null);
 			int stillConnecting = connects.size() - done.size();
 			long end = (stillConnecting > 0) ? System.nanoTime() : lastConnect.get();
-			return new Result(new Tally(wanted, open, opened, stillConnecting, notAttempted), null, failure,
-					Duration.ofNanos(end - start));
+			return new Result(new WarmupOutcome.Connections(wanted, opened, open, Duration.ofNanos(end - start)),
+					stillConnecting, wanted - endpoints.size(), null,
+					done.stream().filter(Objects::nonNull).findFirst().orElse(null));
 		};
 	}
 
@@ -205,25 +201,30 @@ final class ConnectionPreOpener {
 
 	}
 
-	/** What opening connections to a target did: tally, skip reason, first failure, time. */
-	record Result(Tally tally, @Nullable String skipped, @Nullable Throwable failure, Duration elapsed) {
+	/**
+	 * What opening connections to a target did.
+	 *
+	 * @param connections wanted, opened and already open, and the time it took
+	 * @param stillConnecting connects still running at the deadline
+	 * @param notAttempted connections for which the pool had no room
+	 * @param skipped why the target was skipped, or {@code null}
+	 * @param failure the first failure, or {@code null}
+	 */
+	record Result(WarmupOutcome.Connections connections, int stillConnecting, int notAttempted,
+			@Nullable String skipped, @Nullable Throwable failure) {
 
 		static Result failed(int wanted, Throwable failure) {
-			return new Result(new Tally(wanted, 0, 0, 0, wanted), null, failure, Duration.ZERO);
+			return new Result(new WarmupOutcome.Connections(wanted, 0, 0, Duration.ZERO), 0, wanted, null, failure);
 		}
 
 		static Result skipped(int wanted, int open, @Nullable String reason) {
-			return new Result(new Tally(wanted, open, 0, 0, wanted - open), reason, null, Duration.ZERO);
+			return new Result(new WarmupOutcome.Connections(wanted, 0, open, Duration.ZERO), 0, wanted - open, reason,
+					null);
 		}
 
 		int open() {
-			return this.tally.alreadyOpen() + this.tally.opened();
+			return this.connections.alreadyOpen() + this.connections.opened();
 		}
-
-	}
-
-	/** Idle connections wanted, open already, opened, still connecting, not attempted. */
-	record Tally(int wanted, int alreadyOpen, int opened, int stillConnecting, int notAttempted) {
 
 	}
 

@@ -1,7 +1,6 @@
 package io.github.httppool.warmup.internal;
 
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -19,7 +18,11 @@ import org.springframework.context.SmartLifecycle;
 
 /**
  * Keeps {@code min-idle} idle connections open to every target that asks for it, every
- * {@code keep-warm.interval} on one daemon thread; stops first on shutdown.
+ * {@code keep-warm.interval} on one daemon thread, while no request uses the target's
+ * route; stops first on shutdown. Where the server announced a keep-alive timeout, idle
+ * connections are left alone (touching them would outlive the server's timer) but all
+ * replaced when some are missing or would expire before the next check; otherwise they
+ * are leased (which checks them) and the missing ones opened.
  */
 public final class KeepWarm implements SmartLifecycle {
 
@@ -31,13 +34,16 @@ public final class KeepWarm implements SmartLifecycle {
 
 	private final DaemonScheduler scheduler = new DaemonScheduler(THREAD_NAME, Duration.ofSeconds(2));
 
+	private final Map<List<Object>, Long> renewedAt = new ConcurrentHashMap<>();
+
+	private final Map<List<Object>, String> failures = new ConcurrentHashMap<>();
+
 	/**
 	 * Create a new instance.
-	 * @param warmer the warm-up whose targets with {@code min-idle} are kept warm
+	 * @param warmups the warm-ups whose targets with {@code min-idle} are kept warm
 	 */
-	public KeepWarm(WarmupRunner warmer) {
-		this.warmups = warmer.warmups()
-			.stream()
+	public KeepWarm(List<PoolWarmup> warmups) {
+		this.warmups = warmups.stream()
 			.filter((warmup) -> warmup.targets().stream().anyMatch((target) -> target.minIdle() > 0))
 			.toList();
 	}
@@ -45,10 +51,8 @@ public final class KeepWarm implements SmartLifecycle {
 	@Override
 	public void start() {
 		if (this.scheduler.start()) {
-			for (PoolWarmup warmup : this.warmups) {
-				TopUp topUp = new TopUp(warmup.preOpener(), warmup.pool().serverKeepAlives());
-				this.scheduler.scheduleWithFixedDelay(() -> keepWarm(warmup, topUp), warmup.settings().keepWarmInterval());
-			}
+			this.warmups.forEach((warmup) -> this.scheduler.scheduleWithFixedDelay(() -> keepWarm(warmup),
+					warmup.settings().keepWarmInterval()));
 		}
 	}
 
@@ -62,8 +66,8 @@ public final class KeepWarm implements SmartLifecycle {
 		return this.scheduler.isRunning();
 	}
 
-	private static void keepWarm(PoolWarmup warmup, TopUp topUp) {
-		if (warmup.pool().isClosed() || !warmup.lock().tryLock()) {
+	private void keepWarm(PoolWarmup warmup) {
+		if (warmup.pool().isClosed() || !warmup.preOpener().lock.tryLock()) {
 			return;
 		}
 		try {
@@ -73,87 +77,64 @@ public final class KeepWarm implements SmartLifecycle {
 				if (target.minIdle() > 0) {
 					ConnectionPreOpener.Result result;
 					try {
-						result = topUp.topUp(target, deadline, interval);
+						result = topUp(warmup.preOpener(), warmup.pool().serverKeepAlives(), target, deadline, interval);
 					}
 					catch (HttpException | RuntimeException ex) {
 						result = ConnectionPreOpener.Result.failed(target.minIdle(), ex);
 					}
-					topUp.log(warmup.pool().name(), target, result);
+					log(warmup, target, result);
 				}
 			}
 		}
 		finally {
-			warmup.lock().unlock();
+			warmup.preOpener().lock.unlock();
 		}
 	}
 
-	/**
-	 * Tops a target's idle connections up to {@code min-idle} while no request uses its
-	 * route. Where the server announced a keep-alive timeout, idle connections are not
-	 * touched (that would outlive the server's timer) but all replaced when some are
-	 * missing or would expire before the next check; otherwise they are leased (checked),
-	 * the missing ones opened.
-	 */
-	static final class TopUp {
-
-		private final ConnectionPreOpener preOpener;
-
-		private final ServerKeepAlives serverKeepAlives;
-
-		private final Map<HttpRoute, Long> renewedAt = new ConcurrentHashMap<>();
-
-		private final Map<WarmupTarget, String> failures = new HashMap<>();
-
-		TopUp(ConnectionPreOpener preOpener, ServerKeepAlives serverKeepAlives) {
-			this.preOpener = preOpener;
-			this.serverKeepAlives = serverKeepAlives;
+	ConnectionPreOpener.Result topUp(ConnectionPreOpener preOpener, ServerKeepAlives serverKeepAlives,
+			WarmupTarget target, long deadline, Duration interval) throws HttpException {
+		int minIdle = target.minIdle();
+		HttpRoute route = preOpener.route(target.url());
+		PoolStats stats = preOpener.stats(route);
+		if (stats != null && stats.getLeased() > 0) {
+			return ConnectionPreOpener.Result.skipped(minIdle, 0, "requests are using " + target.displayName());
 		}
-
-		ConnectionPreOpener.Result topUp(WarmupTarget target, long deadline, Duration interval) throws HttpException {
-			int minIdle = target.minIdle();
-			HttpRoute route = this.preOpener.route(target.url());
-			PoolStats stats = this.preOpener.stats(route);
-			if (stats != null && stats.getLeased() > 0) {
-				return ConnectionPreOpener.Result.skipped(minIdle, 0, "requests are using " + target.displayName());
-			}
-			ServerKeepAlives.Announcement announced = this.serverKeepAlives.get(route.getTargetHost());
-			if (announced == null) {
-				return this.preOpener.start(target, minIdle, deadline, Runnable::run, target.keepAlive(), false)
-					.await(deadline);
-			}
-			long keepAlive = Math.min(target.keepAlive().toNanos(), announced.keepAlive().toNanos());
-			long now = System.nanoTime();
-			Long renewed = this.renewedAt.get(route);
-			long lastUse = (renewed != null && renewed - announced.lastResponseNanos() > 0) ? renewed
-					: announced.lastResponseNanos();
-			if (stats != null && stats.getAvailable() >= minIdle && now - lastUse + interval.toNanos() < keepAlive) {
-				return ConnectionPreOpener.Result.skipped(minIdle, minIdle, null);
-			}
-			this.renewedAt.put(route, now);
-			return this.preOpener.start(target, minIdle, deadline, Runnable::run, Duration.ofNanos(keepAlive), true)
-				.await(deadline);
+		ServerKeepAlives.Announcement announced = serverKeepAlives.get(route.getTargetHost());
+		if (announced == null) {
+			return preOpener.start(target, minIdle, deadline, Runnable::run, target.keepAlive(), false).await(deadline);
 		}
-
-		/** Log a top-up: a WARN once when a target fails, an INFO when it recovers. */
-		void log(String pool, WarmupTarget target, ConnectionPreOpener.Result result) {
-			String prefix = "HTTP pool '" + pool + "': keep-warm ";
-			String failure = (result.failure() != null) ? Failures.describe(result.failure()) : null;
-			if (result.skipped() != null) {
-				logger.debug(prefix + "skipped " + target.displayName() + ": " + result.skipped());
-			}
-			else if (failure != null && this.failures.put(target, failure) == null) {
-				logger.warn(prefix + "could not re-open connections to " + target.displayName() + ": " + failure
-						+ "; it keeps trying in the background");
-			}
-			else if (failure == null && this.failures.remove(target) != null) {
-				logger.info(prefix + "re-opened connections to " + target.displayName() + " again");
-			}
-			else if (result.tally().opened() > 0) {
-				logger.debug(prefix + "re-opened " + result.tally().opened() + " idle connection(s) to "
-						+ target.displayName() + " in " + result.elapsed().toMillis() + " ms");
-			}
+		long keepAlive = Math.min(target.keepAlive().toNanos(), announced.keepAlive().toNanos());
+		long now = System.nanoTime();
+		Long renewed = this.renewedAt.get(List.of(preOpener, route));
+		long lastUse = (renewed != null && renewed - announced.lastResponseNanos() > 0) ? renewed
+				: announced.lastResponseNanos();
+		if (stats != null && stats.getAvailable() >= minIdle && now - lastUse + interval.toNanos() < keepAlive) {
+			return ConnectionPreOpener.Result.skipped(minIdle, minIdle, null);
 		}
+		this.renewedAt.put(List.of(preOpener, route), now);
+		return preOpener.start(target, minIdle, deadline, Runnable::run, Duration.ofNanos(keepAlive), true)
+			.await(deadline);
+	}
 
+	/** Log a top-up: a WARN once when a target fails, an INFO when it recovers. */
+	private void log(PoolWarmup warmup, WarmupTarget target, ConnectionPreOpener.Result result) {
+		String prefix = "HTTP pool '" + warmup.pool().name() + "': keep-warm ";
+		List<Object> key = List.of(warmup.preOpener(), target);
+		String failure = (result.failure() != null) ? Failures.describe(result.failure()) : null;
+		if (result.skipped() != null) {
+			logger.debug(prefix + "skipped " + target.displayName() + ": " + result.skipped());
+		}
+		else if (failure != null && this.failures.put(key, failure) == null) {
+			logger.warn(prefix + "could not re-open connections to " + target.displayName() + ": " + failure
+					+ "; it keeps trying in the background");
+		}
+		else if (failure == null && this.failures.remove(key) != null) {
+			logger.info(prefix + "re-opened connections to " + target.displayName() + " again");
+		}
+		else if (result.connections().opened() > 0) {
+			logger.debug(prefix + "re-opened " + result.connections().opened() + " idle connection(s) to "
+					+ target.displayName() + " in " + result.connections().connectTime().toMillis() + " ms");
+		}
 	}
 
 }

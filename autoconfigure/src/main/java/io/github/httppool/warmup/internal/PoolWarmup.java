@@ -9,7 +9,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
 
 import io.github.httppool.pool.HttpPool;
@@ -25,8 +24,7 @@ import org.springframework.web.client.RestClient;
 
 /**
  * The warm-up of one pool: its targets' connections pre-opened, then the warm-up requests
- * asked for; a WARN line per failure and a summary line. {@link KeepWarm} never runs
- * while the warm-up holds its lock.
+ * asked for; a WARN line per failure and a summary line.
  *
  * @param pool the pool
  * @param preOpener opens the pool's connections on the routes requests take
@@ -34,10 +32,9 @@ import org.springframework.web.client.RestClient;
  * @param settings the warm-up settings
  * @param restClient supplies a builder of the client's {@link RestClient}, called only
  * when a target asks for requests
- * @param lock held while the pool warms up
  */
 public record PoolWarmup(HttpPool pool, ConnectionPreOpener preOpener, List<WarmupTarget> targets, Settings settings,
-		Supplier<RestClient.Builder> restClient, ReentrantLock lock) {
+		Supplier<RestClient.Builder> restClient) {
 
 	private static final Log logger = LogFactory.getLog(PoolWarmup.class);
 
@@ -52,7 +49,7 @@ public record PoolWarmup(HttpPool pool, ConnectionPreOpener preOpener, List<Warm
 	public PoolWarmup(HttpPool pool, HttpRoutePlanner routePlanner, List<WarmupTarget> targets, Settings settings,
 			Supplier<RestClient.Builder> restClient) {
 		this(pool, new ConnectionPreOpener(pool.connectionManager(), routePlanner), List.copyOf(targets), settings,
-				restClient, new ReentrantLock());
+				restClient);
 	}
 
 	/**
@@ -68,37 +65,24 @@ public record PoolWarmup(HttpPool pool, ConnectionPreOpener preOpener, List<Warm
 					false))
 			.toList();
 		return () -> {
-			int requested = 0;
-			int opened = 0;
-			int alreadyOpen = 0;
-			Duration connectTime = Duration.ZERO;
-			int requestsSent = 0;
-			List<String> skipped = new ArrayList<>();
-			List<String> failures = new ArrayList<>();
+			List<WarmupOutcome.Target> targets = new ArrayList<>();
 			for (int i = 0; i < this.targets.size(); i++) {
 				WarmupTarget target = this.targets.get(i);
 				ConnectionPreOpener.Result result = preOpens.get(i).await(deadline);
-				requested += target.connections();
-				opened += result.tally().opened();
-				alreadyOpen += result.tally().alreadyOpen();
-				connectTime = (result.elapsed().compareTo(connectTime) > 0) ? result.elapsed() : connectTime;
 				if (result.skipped() != null) {
-					skipped.add(target.displayName() + ": " + result.skipped());
+					logger.info(prefix() + "no connections pre-opened to " + target.displayName() + ": " + result.skipped());
 				}
 				List<String> problems = new ArrayList<>();
 				String preOpenFailure = preOpenFailure(result, budget);
 				if (preOpenFailure != null) {
 					problems.add(preOpenFailure);
 				}
-				requestsSent += sendRequests(target, executor, budget, deadline, problems);
-				if (!problems.isEmpty()) {
-					failures.add(target.displayName() + ": " + String.join("; ", problems));
-				}
+				int sent = sendRequests(target, executor, budget, deadline, problems);
+				targets.add(new WarmupOutcome.Target(target.displayName(), result.connections(), sent,
+						problems.isEmpty() ? null : String.join("; ", problems)));
 			}
 			WarmupOutcome outcome = new WarmupOutcome(this.pool.name(), startedAt,
-					Duration.ofNanos(System.nanoTime() - start),
-					new WarmupOutcome.Connections(requested, opened, alreadyOpen, connectTime), requestsSent,
-					rehearsal, List.copyOf(skipped), List.copyOf(failures));
+					Duration.ofNanos(System.nanoTime() - start), rehearsal, List.copyOf(targets));
 			log(outcome);
 			this.pool.setDetail("warmup", outcome.toDetails());
 			return outcome;
@@ -129,51 +113,48 @@ public record PoolWarmup(HttpPool pool, ConnectionPreOpener preOpener, List<Warm
 					failures.add(request + " answered " + code);
 				}
 			}
-			catch (TimeoutException ex) {
-				status.cancel(true);
-				failures.add(request + " no response within the warm-up budget of " + Failures.format(budget));
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-				failures.add(request + " interrupted");
-			}
 			catch (Exception ex) {
-				failures.add(request + " no response: " + Failures.describe(ex));
+				status.cancel(true);
+				if (ex instanceof InterruptedException) {
+					Thread.currentThread().interrupt();
+				}
+				failures.add(request + ((ex instanceof TimeoutException)
+						? " no response within the warm-up budget of " + Failures.format(budget)
+						: " no response: " + Failures.describe(ex)));
 			}
 		}
 		return sent;
 	}
 
 	private static @Nullable String preOpenFailure(ConnectionPreOpener.Result result, Duration budget) {
-		ConnectionPreOpener.Tally tally = result.tally();
+		int wanted = result.connections().requested();
 		if (result.skipped() != null) {
 			return null;
 		}
 		if (result.failure() != null) {
 			String failure = Failures.describe(result.failure());
-			return (result.open() > 0) ? failure + " (" + result.open() + " of " + tally.wanted() + " connections open)"
-					: failure;
+			return (result.open() > 0) ? failure + " (" + result.open() + " of " + wanted + " connections open)" : failure;
 		}
-		if (tally.stillConnecting() > 0) {
-			return tally.stillConnecting() + " of " + tally.wanted()
-					+ " connections were still connecting when the warm-up budget of " + Failures.format(budget)
-					+ " ran out";
+		if (result.stillConnecting() > 0) {
+			return result.stillConnecting() + " of " + wanted + " connections were still connecting when the warm-up"
+					+ " budget of " + Failures.format(budget) + " ran out";
 		}
-		return (result.open() < tally.wanted()) ? "only " + result.open() + " of " + tally.wanted()
-				+ " connections could be opened: the pool's limits (max-per-route, max-total) or the budget"
-				+ " left no room for more" : null;
+		return (result.open() < wanted) ? "only " + result.open() + " of " + wanted + " connections could be opened:"
+				+ " the pool's limits (max-per-route, max-total) or the budget left no room for more" : null;
 	}
 
 	private void log(WarmupOutcome outcome) {
-		String prefix = "HTTP pool '" + this.pool.name() + "': ";
 		String hint = this.settings.failOnError() ? "" : "; start-up continues (set " + this.settings.propertyPrefix()
 				+ "fail-on-error=true to fail start-up instead)";
-		outcome.skipped().forEach((skipped) -> logger.info(prefix + "no connections pre-opened to " + skipped));
 		outcome.failures()
-			.forEach((failure) -> logger.warn(prefix + "warm-up of " + failure.replaceFirst(": ", " failed: ") + hint));
+			.forEach((failure) -> logger.warn(prefix() + "warm-up of " + failure.replaceFirst(": ", " failed: ") + hint));
 		if (!this.targets.isEmpty()) {
 			logger.info(summary(outcome));
 		}
+	}
+
+	private String prefix() {
+		return "HTTP pool '" + this.pool.name() + "': ";
 	}
 
 	static String summary(WarmupOutcome outcome) {

@@ -4,36 +4,23 @@ import javax.net.ssl.SSLContext;
 
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.util.function.ThrowingFunction;
 import org.springframework.web.client.RestClient;
 
 /**
  * Creates the rehearsal's throw-away client: a {@link RestClient} on a pool of its own,
  * made like the application's but seen by none of its meters, health or observations.
  */
-@FunctionalInterface
 public interface RehearsalClientFactory {
 
 	/**
-	 * Create a client on a new pool.
-	 * @param tls its TLS context, trusting only the rehearsal, or {@code null}
-	 * @return the client; closing it closes its pool
-	 * @throws Exception if the client cannot be created
+	 * Create a client on a new pool, hand it to the rehearsal, then close the pool.
+	 * @param <T> what the rehearsal returns
+	 * @param tls the client's TLS context, trusting only the rehearsal, or {@code null}
+	 * @param rehearsal uses the client
+	 * @return what the rehearsal returned
+	 * @throws Exception if the client cannot be created or the rehearsal failed
 	 */
-	Client create(@Nullable SSLContext tls) throws Exception;
-
-	/**
-	 * A throw-away client and what to close with it.
-	 *
-	 * @param restClient the client
-	 * @param resources closed with the client
-	 */
-	record Client(RestClient restClient, AutoCloseable resources) implements AutoCloseable {
-
-		@Override
-		public void close() throws Exception {
-			this.resources.close();
-		}
-
-	}
+	<T> T withClient(@Nullable SSLContext tls, ThrowingFunction<RestClient, T> rehearsal) throws Exception;
 
 }

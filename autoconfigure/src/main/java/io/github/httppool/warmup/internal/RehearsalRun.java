@@ -1,5 +1,6 @@
 package io.github.httppool.warmup.internal;
 
+import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -15,6 +16,8 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.web.client.RestClient;
+
 /**
  * A rehearsal, once per JVM for a plan (the code it compiles is the same for every
  * context), on a daemon thread, over HTTP then TLS, stopping one budget after it started
@@ -27,7 +30,7 @@ public final class RehearsalRun {
 
 	private static final Log logger = LogFactory.getLog(RehearsalRun.class);
 
-	private static final Map<String, RehearsalRun> runs = new ConcurrentHashMap<>();
+	private static final Map<Plan, RehearsalRun> runs = new ConcurrentHashMap<>();
 
 	private final Plan plan;
 
@@ -56,14 +59,12 @@ public final class RehearsalRun {
 	 * @param clients creates the rehearsal's throw-away client
 	 */
 	public static void startEarly(Plan plan, Duration budget, RehearsalClientFactory clients) {
-		runs.computeIfAbsent(plan.key(), (key) -> new RehearsalRun(plan, budget, clients, true));
+		runs.computeIfAbsent(plan, (key) -> new RehearsalRun(plan, budget, clients, true));
 	}
 
-	/**
-	 * Start the plan's rehearsal unless this JVM ran it already; join one started early.
-	 */
+	/** Start the plan's rehearsal unless this JVM ran it already; join one started early. */
 	static RehearsalRun start(Plan plan, Duration budget, RehearsalClientFactory clients) {
-		RehearsalRun run = runs.computeIfAbsent(plan.key(), (key) -> new RehearsalRun(plan, budget, clients, false));
+		RehearsalRun run = runs.computeIfAbsent(plan, (key) -> new RehearsalRun(plan, budget, clients, false));
 		run.join(clients, budget);
 		return run;
 	}
@@ -103,43 +104,41 @@ public final class RehearsalRun {
 		return future;
 	}
 
+	/** Rehearse over HTTP, then over TLS if the plan says so, on one throw-away client. */
 	private Rehearsal.Outcome run(RehearsalClientFactory clients, List<Class<?>> types, int requests, boolean tls) {
 		long start = System.nanoTime();
 		try {
 			SSLContext context = tls ? RehearsalServer.tls() : null;
-			try (RehearsalClientFactory.Client client = clients.create(context)) {
+			return clients.withClient(context, (client) -> {
 				Rehearsal.Outcome outcome = run(client, null, types, requests);
 				return (context != null && outcome.failure() == null && outcome.skipped() == null)
 						? outcome.plus("over TLS", run(client, context, types, requests)) : outcome;
-			}
+			});
 		}
 		catch (Exception ex) {
 			return new Rehearsal.Outcome(0, Duration.ofNanos(System.nanoTime() - start), null, Failures.describe(ex));
 		}
 	}
 
-	private Rehearsal.Outcome run(RehearsalClientFactory.Client client, @Nullable SSLContext tls,
-			List<Class<?>> types, int requests) throws Exception {
-		try (RehearsalServer server = RehearsalServer.start(tls)) {
-			return new Rehearsal(client.restClient(), server.baseUrl(), types).run(requests, this.deadline::get);
+	private Rehearsal.Outcome run(RestClient client, @Nullable SSLContext tls, List<Class<?>> types, int requests)
+			throws IOException {
+		try (RehearsalServer server = new RehearsalServer(tls)) {
+			return new Rehearsal(client, server.baseUrl(), types).run(requests, this.deadline::get);
 		}
 	}
 
 	private synchronized Rehearsal.Outcome log(Rehearsal.Outcome outcome) {
-		if (this.logged) {
-			return outcome;
-		}
-		this.logged = true;
-		if (outcome.failure() != null) {
+		if (!this.logged && outcome.failure() != null) {
 			logger.warn("HTTP pools: the rehearsal of the request path failed after " + outcome.completed()
 					+ " requests: " + outcome.failure() + "; start-up continues, the first real requests will be slower");
 		}
-		else {
+		else if (!this.logged) {
 			logger.info("HTTP pools: rehearsal of " + outcome.completed() + " requests in "
 					+ outcome.duration().toMillis() + " ms on a throw-away pool"
 					+ (this.plan.tls() ? ", over HTTP and TLS" : "") + (this.early ? ", started early" : "")
 					+ ((outcome.skipped() != null) ? "; " + outcome.skipped() : ""));
 		}
+		this.logged = true;
 		return outcome;
 	}
 
@@ -151,10 +150,6 @@ public final class RehearsalRun {
 	 * @param tls whether TLS is rehearsed too
 	 */
 	public record Plan(int requests, List<Class<?>> types, boolean tls) {
-
-		String key() {
-			return this.requests + (this.tls ? " tls " : " ") + this.types.stream().map(Class::getName).toList();
-		}
 
 	}
 

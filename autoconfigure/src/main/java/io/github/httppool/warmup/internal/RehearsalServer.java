@@ -1,18 +1,15 @@
 package io.github.httppool.warmup.internal;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.InetAddress;
 import java.net.SocketAddress;
+import java.net.URL;
 import java.security.GeneralSecurityException;
-import java.security.KeyStore;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
-import javax.net.ssl.TrustManagerFactory;
 
 import org.apache.hc.core5.http.ClassicHttpRequest;
 import org.apache.hc.core5.http.ClassicHttpResponse;
@@ -25,6 +22,7 @@ import org.apache.hc.core5.http.io.entity.StringEntity;
 import org.apache.hc.core5.http.protocol.HttpContext;
 import org.apache.hc.core5.http.protocol.HttpCoreContext;
 import org.apache.hc.core5.io.CloseMode;
+import org.apache.hc.core5.ssl.SSLContexts;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -50,7 +48,7 @@ final class RehearsalServer implements AutoCloseable {
 
 	private final Set<SocketAddress> clients = ConcurrentHashMap.newKeySet();
 
-	private RehearsalServer(@Nullable SSLContext tls) throws IOException {
+	RehearsalServer(@Nullable SSLContext tls) throws IOException {
 		this.scheme = (tls != null) ? "https" : "http";
 		this.server = ServerBootstrap.bootstrap()
 			.setLocalAddress(InetAddress.getLoopbackAddress())
@@ -61,24 +59,15 @@ final class RehearsalServer implements AutoCloseable {
 		this.server.start();
 	}
 
-	static RehearsalServer start(@Nullable SSLContext tls) throws IOException {
-		return new RehearsalServer(tls);
-	}
-
 	/** Both ends' TLS: a key shipped for the loopback rehearsal only, not a secret. */
 	static SSLContext tls() throws IOException, GeneralSecurityException {
+		URL store = RehearsalServer.class.getResource("/io/github/httppool/warmup/rehearsal.p12");
 		char[] password = "rehearsal".toCharArray();
-		KeyStore keyStore = KeyStore.getInstance("PKCS12");
-		try (InputStream in = RehearsalServer.class.getResourceAsStream("/io/github/httppool/warmup/rehearsal.p12")) {
-			keyStore.load(in, password);
-		}
-		KeyManagerFactory keys = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
-		keys.init(keyStore, password);
-		TrustManagerFactory trust = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-		trust.init(keyStore);
-		SSLContext context = SSLContext.getInstance("TLS");
-		context.init(keys.getKeyManagers(), trust.getTrustManagers(), null);
-		return context;
+		return SSLContexts.custom()
+			.setKeyStoreType("PKCS12")
+			.loadKeyMaterial(store, password, password)
+			.loadTrustMaterial(store, password)
+			.build();
 	}
 
 	String baseUrl() {

@@ -1,7 +1,6 @@
 package io.github.httppool.warmup.internal;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -51,27 +50,22 @@ public final class WarmupRunner implements HttpPoolWarmer {
 	@Override
 	public List<WarmupOutcome> warmUp() {
 		long deadline = System.nanoTime() + this.budget.toNanos();
-		List<PoolWarmup> held = new ArrayList<>();
-		ExecutorService executor = null;
+		this.warmups.forEach((warmup) -> warmup.preOpener().lock.lock());
+		CustomizableThreadFactory threads = new CustomizableThreadFactory("http-pool-warmup-");
+		threads.setDaemon(true);
+		int connections = this.warmups.stream()
+			.flatMap((warmup) -> warmup.targets().stream())
+			.mapToInt(WarmupTarget::connections)
+			.sum();
+		ExecutorService executor = Executors.newFixedThreadPool(Math.max(1, Math.min(connections, 8)), threads);
 		try {
-			for (PoolWarmup warmup : this.warmups) {
-				warmup.lock().lock();
-				held.add(warmup);
-			}
 			Rehearsal.Outcome rehearsal = (this.rehearsal != null)
 					? this.rehearsal.await(deadline - this.budget.toNanos() / 2, deadline) : Rehearsal.Outcome.NONE;
-			int connections = this.warmups.stream()
-				.flatMap((warmup) -> warmup.targets().stream())
-				.mapToInt(WarmupTarget::connections)
-				.sum();
-			CustomizableThreadFactory threads = new CustomizableThreadFactory("http-pool-warmup-");
-			threads.setDaemon(true);
-			executor = Executors.newFixedThreadPool(Math.max(1, Math.min(connections, 8)), threads);
-			List<Supplier<WarmupOutcome>> started = new ArrayList<>();
-			for (PoolWarmup warmup : this.warmups) {
-				started.add(warmup.start(this.budget, deadline, executor,
-						new WarmupOutcome.RehearsalResult(rehearsal.completed(), rehearsal.duration())));
-			}
+			WarmupOutcome.RehearsalResult rehearsed = new WarmupOutcome.RehearsalResult(rehearsal.completed(),
+					rehearsal.duration());
+			List<Supplier<WarmupOutcome>> started = this.warmups.stream()
+				.map((warmup) -> warmup.start(this.budget, deadline, executor, rehearsed))
+				.toList();
 			List<WarmupOutcome> results = started.stream().map(Supplier::get).toList();
 			results.forEach((outcome) -> this.outcomes.put(outcome.pool(), outcome));
 			for (int i = 0; i < results.size(); i++) {
@@ -83,10 +77,8 @@ public final class WarmupRunner implements HttpPoolWarmer {
 			return results;
 		}
 		finally {
-			held.forEach((warmup) -> warmup.lock().unlock());
-			if (executor != null) {
-				executor.shutdown(); // connects still running finish and release their connection
-			}
+			this.warmups.forEach((warmup) -> warmup.preOpener().lock.unlock());
+			executor.shutdown(); // connects still running finish and release their connection
 		}
 	}
 
@@ -102,7 +94,11 @@ public final class WarmupRunner implements HttpPoolWarmer {
 		}
 	}
 
-	List<PoolWarmup> warmups() {
+	/**
+	 * Return the warm-ups of the pools.
+	 * @return the warm-ups
+	 */
+	public List<PoolWarmup> warmups() {
 		return this.warmups;
 	}
 

@@ -48,8 +48,8 @@ class WarmupLimitsTests {
 	void preOpeningNeverExceedsTheRoutesLimitNorWaitsForASlot() {
 		this.manager = manager(10, 2);
 		ConnectionPreOpener.Result result = open(preOpener(), target(this.first, 5));
-		assertThat(result.tally().opened()).isEqualTo(2);
-		assertThat(result.tally().notAttempted()).isEqualTo(3);
+		assertThat(result.connections().opened()).isEqualTo(2);
+		assertThat(result.notAttempted()).isEqualTo(3);
 		assertThat(this.manager.getTotalStats().getPending()).as("no lease waits for a slot").isZero();
 		this.first.await("2 accepted", () -> this.first.acceptedConnections() == 2, AWAIT);
 		assertThat(this.manager.getTotalStats().getAvailable()).isEqualTo(2);
@@ -60,9 +60,9 @@ class WarmupLimitsTests {
 	void preOpeningNeverClosesAnotherRoutesIdleConnectionToMakeRoom() {
 		this.manager = manager(3, 3);
 		ConnectionPreOpener preOpener = preOpener();
-		assertThat(open(preOpener, target(this.first, 2)).tally().opened()).isEqualTo(2);
+		assertThat(open(preOpener, target(this.first, 2)).connections().opened()).isEqualTo(2);
 		ConnectionPreOpener.Result second = open(preOpener, target(this.second, 3));
-		assertThat(second.tally().opened()).as("only the one free slot is used").isEqualTo(1);
+		assertThat(second.connections().opened()).as("only the one free slot is used").isEqualTo(1);
 		this.first.awaitOpenConnections(2, AWAIT);
 		assertThat(this.first.closedByClient()).isZero();
 		assertThat(this.manager.getTotalStats().getAvailable()).isEqualTo(3);
@@ -73,8 +73,8 @@ class WarmupLimitsTests {
 		this.manager = manager(10, 10);
 		open(preOpener(), target(this.first, 2));
 		ConnectionPreOpener.Result again = open(preOpener(), target(this.first, 3));
-		assertThat(again.tally().alreadyOpen()).isEqualTo(2);
-		assertThat(again.tally().opened()).isEqualTo(1);
+		assertThat(again.connections().alreadyOpen()).isEqualTo(2);
+		assertThat(again.connections().opened()).isEqualTo(1);
 		this.first.await("3 accepted", () -> this.first.acceptedConnections() == 3, AWAIT);
 	}
 
@@ -90,8 +90,8 @@ class WarmupLimitsTests {
 		this.first.awaitClosedByServer(2, Duration.ofSeconds(2));
 		Thread.sleep(100);
 		ConnectionPreOpener.Result again = open(preOpener(), target(this.first, 2));
-		assertThat(again.tally().alreadyOpen()).isZero();
-		assertThat(again.tally().opened()).isEqualTo(2);
+		assertThat(again.connections().alreadyOpen()).isZero();
+		assertThat(again.connections().opened()).isEqualTo(2);
 		this.first.await("4 accepted", () -> this.first.acceptedConnections() == 4, AWAIT);
 	}
 
@@ -102,12 +102,16 @@ class WarmupLimitsTests {
 		HttpRoute route = preOpener.route(URI.create(this.first.baseUrl()));
 		var inUse = this.manager.lease("request", route, org.apache.hc.core5.util.Timeout.ofSeconds(1), null)
 			.get(org.apache.hc.core5.util.Timeout.ofSeconds(1));
-		KeepWarm.TopUp topUp = new KeepWarm.TopUp(preOpener, new ServerKeepAlives());
+		KeepWarm keepWarm = new KeepWarm(List.of());
+		ServerKeepAlives serverKeepAlives = new ServerKeepAlives();
 		WarmupTarget target = new WarmupTarget(URI.create(this.first.baseUrl()), 2, 2, List.of(), Duration.ofSeconds(20));
-		ConnectionPreOpener.Result result = topUp.topUp(target, deadline(), Duration.ofSeconds(1));
+		ConnectionPreOpener.Result result = keepWarm.topUp(preOpener, serverKeepAlives, target, deadline(),
+				Duration.ofSeconds(1));
 		assertThat(result.skipped()).contains("requests are using");
 		this.manager.release(inUse, null, org.apache.hc.core5.util.TimeValue.ZERO_MILLISECONDS);
-		assertThat(topUp.topUp(target, deadline(), Duration.ofSeconds(1)).tally().opened()).isEqualTo(2);
+		assertThat(keepWarm.topUp(preOpener, serverKeepAlives, target, deadline(), Duration.ofSeconds(1))
+			.connections()
+			.opened()).isEqualTo(2);
 	}
 
 	@Test

@@ -75,7 +75,7 @@ class WarmupRehearsalTests {
 
 	@Test
 	void theRehearsalOpensAndClosesItsOwnConnectionsAndLeavesNoneInThePool() throws Exception {
-		try (LoopbackHttpServer server = LoopbackHttpServer.http(); RehearsalServer endpoint = RehearsalServer.start(null)) {
+		try (LoopbackHttpServer server = LoopbackHttpServer.http(); RehearsalServer endpoint = new RehearsalServer(null)) {
 			Rehearsal.Outcome outcome = new Rehearsal(RestClient.create(), endpoint.baseUrl(), List.of()).run(120,
 					inThirtySeconds());
 			assertThat(outcome.completed()).isEqualTo(120);
@@ -91,7 +91,7 @@ class WarmupRehearsalTests {
 	@Test
 	void theTlsLegRunsOverARealTlsConnectionWithAThrowAwayCertificate() throws Exception {
 		SSLContext tls = RehearsalServer.tls();
-		try (RehearsalServer endpoint = RehearsalServer.start(tls);
+		try (RehearsalServer endpoint = new RehearsalServer(tls);
 				CloseableHttpClient httpClient = HttpClients.custom()
 					.setConnectionManager(PoolingHttpClientConnectionManagerBuilder.create()
 						.setTlsSocketStrategy(new DefaultClientTlsStrategy(tls,
@@ -173,7 +173,7 @@ class WarmupRehearsalTests {
 
 	@Test
 	void aTypeThatCannotBeReadBackIsReportedOnceAndTheRehearsalGoesOn() throws Exception {
-		try (RehearsalServer endpoint = RehearsalServer.start(null)) {
+		try (RehearsalServer endpoint = new RehearsalServer(null)) {
 			Rehearsal.Outcome outcome = new Rehearsal(RestClient.create(), endpoint.baseUrl(), List.of(Unreadable.class))
 				.run(40, inThirtySeconds());
 			assertThat(outcome.failure()).isNull();
@@ -184,7 +184,7 @@ class WarmupRehearsalTests {
 
 	@Test
 	void theRehearsalStopsAtItsDeadline() throws Exception {
-		try (RehearsalServer endpoint = RehearsalServer.start(null)) {
+		try (RehearsalServer endpoint = new RehearsalServer(null)) {
 			long now = System.nanoTime();
 			Rehearsal.Outcome outcome = new Rehearsal(RestClient.create(), endpoint.baseUrl(), List.of()).run(1000,
 					() -> now);
@@ -198,7 +198,7 @@ class WarmupRehearsalTests {
 		RecordingObservationHandler handler = new RecordingObservationHandler();
 		ObservationRegistry registry = ObservationRegistry.create();
 		registry.observationConfig().observationHandler(handler);
-		try (RehearsalServer endpoint = RehearsalServer.start(null)) {
+		try (RehearsalServer endpoint = new RehearsalServer(null)) {
 			RestClient client = RestClient.builder().observationRegistry(registry).build();
 			Rehearsal.Outcome outcome = new Rehearsal(client, endpoint.baseUrl(), List.of()).run(120,
 					inThirtySeconds());
