@@ -13,6 +13,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.LongFunction;
 
 import io.github.httppool.warmup.WarmupOutcome;
 import org.apache.commons.logging.Log;
@@ -26,9 +27,7 @@ import org.apache.hc.client5.http.protocol.HttpClientContext;
 import org.apache.hc.client5.http.routing.HttpRoutePlanner;
 import org.apache.hc.client5.http.routing.RoutingSupport;
 import org.apache.hc.core5.http.HttpException;
-import org.apache.hc.core5.http.HttpHost;
 import org.apache.hc.core5.io.CloseMode;
-import org.apache.hc.core5.net.URIAuthority;
 import org.apache.hc.core5.pool.PoolStats;
 import org.apache.hc.core5.util.TimeValue;
 import org.apache.hc.core5.util.Timeout;
@@ -59,14 +58,8 @@ final class ConnectionPreOpener {
 
 	HttpRoute route(URI url) throws HttpException {
 		HttpGet request = new HttpGet(url);
-		HttpHost target = RoutingSupport.determineHost(request);
-		if (target == null) {
-			throw new HttpException("No target host in " + WarmupTarget.displayName(url));
-		}
-		if (request.getAuthority() == null) {
-			request.setAuthority(new URIAuthority(target));
-		}
-		return this.routePlanner.determineRoute(target, request, HttpClientContext.create());
+		return this.routePlanner.determineRoute(RoutingSupport.determineHost(request), request,
+				HttpClientContext.create());
 	}
 
 	@Nullable PoolStats stats(HttpRoute route) {
@@ -75,9 +68,9 @@ final class ConnectionPreOpener {
 
 	/**
 	 * Lease up to {@code wanted} endpoints, connect the closed ones ({@code replaceOpen}:
-	 * all) on the executor.
+	 * all) on the executor; the function waits for the connects until its deadline.
 	 */
-	Pending start(WarmupTarget target, int wanted, long deadlineNanos, Executor executor, Duration keepAlive,
+	LongFunction<Result> start(WarmupTarget target, int wanted, long deadlineNanos, Executor executor, Duration keepAlive,
 			boolean replaceOpen) {
 		long start = System.nanoTime();
 		HttpRoute route;
@@ -192,13 +185,6 @@ final class ConnectionPreOpener {
 		catch (RuntimeException ex) {
 			logger.debug("Could not release a warm-up connection", ex);
 		}
-	}
-
-	/** A pre-open whose endpoints are leased and connects handed over. */
-	interface Pending {
-
-		Result await(long deadlineNanos);
-
 	}
 
 	/**

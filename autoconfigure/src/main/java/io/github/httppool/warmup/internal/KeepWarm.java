@@ -101,7 +101,7 @@ public final class KeepWarm implements SmartLifecycle {
 		}
 		ServerKeepAlives.Announcement announced = serverKeepAlives.get(route.getTargetHost());
 		if (announced == null) {
-			return preOpener.start(target, minIdle, deadline, Runnable::run, target.keepAlive(), false).await(deadline);
+			return preOpener.start(target, minIdle, deadline, Runnable::run, target.keepAlive(), false).apply(deadline);
 		}
 		long keepAlive = Math.min(target.keepAlive().toNanos(), announced.keepAlive().toNanos());
 		long now = System.nanoTime();
@@ -113,7 +113,7 @@ public final class KeepWarm implements SmartLifecycle {
 		}
 		this.renewedAt.put(List.of(preOpener, route), now);
 		return preOpener.start(target, minIdle, deadline, Runnable::run, Duration.ofNanos(keepAlive), true)
-			.await(deadline);
+			.apply(deadline);
 	}
 
 	/** Log a top-up: a WARN once when a target fails, an INFO when it recovers. */

@@ -9,6 +9,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.LongFunction;
 import java.util.function.Supplier;
 
 import io.github.httppool.pool.HttpPool;
@@ -60,7 +61,7 @@ public record PoolWarmup(HttpPool pool, ConnectionPreOpener preOpener, List<Warm
 			WarmupOutcome.RehearsalResult rehearsal) {
 		Instant startedAt = Instant.now();
 		long start = System.nanoTime();
-		List<ConnectionPreOpener.Pending> preOpens = this.targets.stream()
+		List<LongFunction<ConnectionPreOpener.Result>> preOpens = this.targets.stream()
 			.map((target) -> this.preOpener.start(target, target.connections(), deadline, executor, target.keepAlive(),
 					false))
 			.toList();
@@ -68,7 +69,7 @@ public record PoolWarmup(HttpPool pool, ConnectionPreOpener preOpener, List<Warm
 			List<WarmupOutcome.Target> targets = new ArrayList<>();
 			for (int i = 0; i < this.targets.size(); i++) {
 				WarmupTarget target = this.targets.get(i);
-				ConnectionPreOpener.Result result = preOpens.get(i).await(deadline);
+				ConnectionPreOpener.Result result = preOpens.get(i).apply(deadline);
 				if (result.skipped() != null) {
 					logger.info(prefix() + "no connections pre-opened to " + target.displayName() + ": " + result.skipped());
 				}

@@ -6,10 +6,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 
-import org.springframework.util.Assert;
-
 /**
- * An upstream a pool warms up.
+ * An upstream a pool warms up, as the validated properties give it.
  *
  * @param url the upstream's URL, without user information
  * @param connections the connections to open at start-up
@@ -19,14 +17,6 @@ import org.springframework.util.Assert;
  */
 public record WarmupTarget(URI url, int connections, int minIdle, List<WarmupRequest> requests,
 		Duration keepAlive) {
-
-	public WarmupTarget {
-		Assert.isTrue(url.getUserInfo() == null, "'url' must not contain user information");
-		Assert.isTrue(connections >= 1, "'connections' must be at least 1");
-		Assert.isTrue(minIdle >= 0 && minIdle <= connections, "'minIdle' must be between 0 and 'connections'");
-		Assert.isTrue(keepAlive.toMillis() > 0, "'keepAlive' must be positive");
-		requests = List.copyOf(requests);
-	}
 
 	/**
 	 * Parse an absolute {@code http} or {@code https} URL with a host, dropping user
@@ -70,12 +60,6 @@ public record WarmupTarget(URI url, int connections, int minIdle, List<WarmupReq
 	URI resolve(WarmupRequest request) {
 		URI base = (this.url.getPath() == null || this.url.getPath().isEmpty()) ? this.url.resolve("/") : this.url;
 		return base.resolve(request.path());
-	}
-
-	@Override
-	public String toString() {
-		return "WarmupTarget[" + displayName() + ", connections=" + this.connections + ", minIdle=" + this.minIdle
-				+ ", requests=" + this.requests + "]";
 	}
 
 }

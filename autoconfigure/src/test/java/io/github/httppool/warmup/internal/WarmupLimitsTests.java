@@ -139,7 +139,7 @@ class WarmupLimitsTests {
 	private static ConnectionPreOpener.Result open(ConnectionPreOpener preOpener, WarmupTarget target) {
 		long deadline = deadline();
 		return preOpener.start(target, target.connections(), deadline, Runnable::run, target.keepAlive(), false)
-			.await(deadline);
+			.apply(deadline);
 	}
 
 	private static PoolingHttpClientConnectionManager manager(int maxTotal, int maxPerRoute) {
