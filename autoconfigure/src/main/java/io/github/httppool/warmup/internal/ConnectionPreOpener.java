@@ -208,8 +208,23 @@ final class ConnectionPreOpener {
 					null);
 		}
 
-		int open() {
-			return this.connections.alreadyOpen() + this.connections.opened();
+		/** What went wrong, as reported, or {@code null}. */
+		@Nullable String problem(Duration budget) {
+			int open = this.connections.alreadyOpen() + this.connections.opened();
+			int wanted = this.connections.requested();
+			if (this.skipped != null) {
+				return null;
+			}
+			if (this.failure != null) {
+				String failure = Failures.describe(this.failure);
+				return (open > 0) ? failure + " (" + open + " of " + wanted + " connections open)" : failure;
+			}
+			if (this.stillConnecting > 0) {
+				return this.stillConnecting + " of " + wanted + " connections were still connecting when the warm-up"
+						+ " budget of " + Failures.format(budget) + " ran out";
+			}
+			return (open < wanted) ? "only " + open + " of " + wanted + " connections could be opened: the pool's"
+					+ " limits (max-per-route, max-total) or the budget left no room for more" : null;
 		}
 
 	}

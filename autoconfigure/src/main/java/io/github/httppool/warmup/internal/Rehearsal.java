@@ -1,7 +1,6 @@
 package io.github.httppool.warmup.internal;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.function.LongSupplier;
 
@@ -12,7 +11,6 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.http.MediaType;
-import org.springframework.util.ClassUtils;
 import org.springframework.web.client.RestClient;
 import org.springframework.web.client.RestClientException;
 
@@ -21,7 +19,7 @@ import org.springframework.web.client.RestClientException;
  * application's, so that the request path is loaded and compiled before the first real
  * call: a JSON {@code GET} and {@code POST}, a text {@code GET} and a JSON round trip per
  * application type, every other connection's worth without observations; text only
- * without JSON.
+ * once a JSON step finds no converter.
  */
 final class Rehearsal {
 
@@ -40,14 +38,13 @@ final class Rehearsal {
 
 	private final @Nullable Object[] instances;
 
-	private boolean json = ClassUtils.isPresent("tools.jackson.databind.ObjectMapper", null)
-			|| ClassUtils.isPresent("com.fasterxml.jackson.databind.ObjectMapper", null);
+	private boolean json = true;
 
 	Rehearsal(RestClient client, String baseUrl, List<Class<?>> types) {
 		this.observed = client;
 		this.unobserved = client.mutate().observationRegistry(ObservationRegistry.NOOP).build();
 		this.baseUrl = baseUrl + RehearsalServer.PATH_PREFIX;
-		this.types = new ArrayList<>(types);
+		this.types = List.copyOf(types);
 		this.instances = new Object[types.size()];
 	}
 

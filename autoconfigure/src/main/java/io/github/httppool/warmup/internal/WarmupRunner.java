@@ -1,28 +1,40 @@
 package io.github.httppool.warmup.internal;
 
 import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.function.Supplier;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.LongFunction;
 
 import io.github.httppool.warmup.HttpPoolWarmer;
 import io.github.httppool.warmup.WarmupFailedException;
 import io.github.httppool.warmup.WarmupOutcome;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.http.HttpMethod;
 import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
-import org.springframework.util.Assert;
+import org.springframework.web.client.RestClient;
 
 /**
  * The {@link HttpPoolWarmer}: created with the pools, it starts the rehearsal (once per
  * JVM); run, it waits for it within one budget for all pools (the rehearsal stops sending
- * at half of it), then warms every pool up concurrently.
+ * at half of it), pre-opens every pool's connections at once, then sends the warm-up
+ * requests; a WARN line per failure and a summary line per pool.
  */
 public final class WarmupRunner implements HttpPoolWarmer {
+
+	private static final Log logger = LogFactory.getLog(WarmupRunner.class);
 
 	private final List<PoolWarmup> warmups;
 
@@ -41,7 +53,6 @@ public final class WarmupRunner implements HttpPoolWarmer {
 	 */
 	public WarmupRunner(List<PoolWarmup> warmups, Duration budget, RehearsalRun.@Nullable Plan rehearsal,
 			RehearsalClientFactory clients) {
-		Assert.isTrue(budget.toMillis() > 0, "'budget' must be positive");
 		this.warmups = List.copyOf(warmups);
 		this.budget = budget;
 		this.rehearsal = (rehearsal != null) ? RehearsalRun.start(rehearsal, budget, clients) : null;
@@ -63,11 +74,30 @@ public final class WarmupRunner implements HttpPoolWarmer {
 					? this.rehearsal.await(deadline - this.budget.toNanos() / 2, deadline) : Rehearsal.Outcome.NONE;
 			WarmupOutcome.RehearsalResult rehearsed = new WarmupOutcome.RehearsalResult(rehearsal.completed(),
 					rehearsal.duration());
-			List<Supplier<WarmupOutcome>> started = this.warmups.stream()
-				.map((warmup) -> warmup.start(this.budget, deadline, executor, rehearsed))
+			Instant startedAt = Instant.now();
+			long start = System.nanoTime();
+			List<List<LongFunction<ConnectionPreOpener.Result>>> preOpens = this.warmups.stream()
+				.map((warmup) -> warmup.targets()
+					.stream()
+					.map((target) -> warmup.preOpener()
+						.start(target, target.connections(), deadline, executor, target.keepAlive(), false))
+					.toList())
 				.toList();
-			List<WarmupOutcome> results = started.stream().map(Supplier::get).toList();
-			results.forEach((outcome) -> this.outcomes.put(outcome.pool(), outcome));
+			List<WarmupOutcome> results = new ArrayList<>();
+			for (int i = 0; i < this.warmups.size(); i++) {
+				PoolWarmup warmup = this.warmups.get(i);
+				List<WarmupOutcome.Target> targets = new ArrayList<>();
+				for (int j = 0; j < warmup.targets().size(); j++) {
+					targets.add(warmUp(warmup, warmup.targets().get(j), preOpens.get(i).get(j).apply(deadline),
+							executor, deadline));
+				}
+				WarmupOutcome outcome = new WarmupOutcome(warmup.pool().name(), startedAt,
+						Duration.ofNanos(System.nanoTime() - start), rehearsed, List.copyOf(targets));
+				log(warmup, outcome);
+				warmup.pool().setDetail("warmup", outcome.toDetails());
+				this.outcomes.put(outcome.pool(), outcome);
+				results.add(outcome);
+			}
 			for (int i = 0; i < results.size(); i++) {
 				PoolWarmup.Settings settings = this.warmups.get(i).settings();
 				if (settings.failOnError() && !results.get(i).successful()) {
@@ -100,6 +130,87 @@ public final class WarmupRunner implements HttpPoolWarmer {
 	 */
 	public List<PoolWarmup> warmups() {
 		return this.warmups;
+	}
+
+	private WarmupOutcome.Target warmUp(PoolWarmup warmup, WarmupTarget target, ConnectionPreOpener.Result result,
+			ExecutorService executor, long deadline) {
+		if (result.skipped() != null) {
+			logger.info(prefix(warmup) + "no connections pre-opened to " + target.displayName() + ": "
+					+ result.skipped());
+		}
+		List<String> problems = new ArrayList<>();
+		String preOpenFailure = result.problem(this.budget);
+		if (preOpenFailure != null) {
+			problems.add(preOpenFailure);
+		}
+		int sent = send(warmup, target, executor, deadline, problems);
+		return new WarmupOutcome.Target(target.displayName(), result.connections(), sent,
+				problems.isEmpty() ? null : String.join("; ", problems));
+	}
+
+	private int send(PoolWarmup warmup, WarmupTarget target, ExecutorService executor, long deadline,
+			List<String> problems) {
+		if (target.requests().isEmpty()) {
+			return 0;
+		}
+		RestClient client = warmup.restClient().get().build();
+		int sent = 0;
+		for (WarmupRequest request : target.requests()) {
+			long remaining = deadline - System.nanoTime();
+			if (remaining <= 0) {
+				problems.add(request + " not sent: the warm-up budget of " + Failures.format(this.budget) + " ran out");
+				continue;
+			}
+			Future<Integer> status = executor.submit(() -> client.method(HttpMethod.valueOf(request.method()))
+				.uri(target.resolve(request))
+				.attribute(HttpPoolWarmer.ATTRIBUTE, HttpPoolWarmer.REQUEST)
+				.exchange((clientRequest, response) -> response.getStatusCode().value(), true));
+			sent++;
+			try {
+				int code = status.get(remaining, TimeUnit.NANOSECONDS);
+				if (code >= 400) {
+					problems.add(request + " answered " + code);
+				}
+			}
+			catch (Exception ex) {
+				status.cancel(true);
+				if (ex instanceof InterruptedException) {
+					Thread.currentThread().interrupt();
+				}
+				problems.add(request + ((ex instanceof TimeoutException)
+						? " no response within the warm-up budget of " + Failures.format(this.budget)
+						: " no response: " + Failures.describe(ex)));
+			}
+		}
+		return sent;
+	}
+
+	private static void log(PoolWarmup warmup, WarmupOutcome outcome) {
+		String hint = warmup.settings().failOnError() ? "" : "; start-up continues (set "
+				+ warmup.settings().propertyPrefix() + "fail-on-error=true to fail start-up instead)";
+		outcome.failures()
+			.forEach((failure) -> logger
+				.warn(prefix(warmup) + "warm-up of " + failure.replaceFirst(": ", " failed: ") + hint));
+		if (!warmup.targets().isEmpty()) {
+			logger.info(summary(outcome));
+		}
+	}
+
+	private static String prefix(PoolWarmup warmup) {
+		return "HTTP pool '" + warmup.pool().name() + "': ";
+	}
+
+	static String summary(WarmupOutcome outcome) {
+		WarmupOutcome.Connections connections = outcome.connections();
+		long micros = connections.connectTime().toNanos() / 1000;
+		int requests = outcome.requestsSent();
+		int failures = outcome.failures().size();
+		return "HTTP pool '" + outcome.pool() + "' warmed up in " + outcome.duration().toMillis() + " ms: "
+				+ connections.opened() + " of " + connections.requested() + " connections opened in "
+				+ ((micros < 10_000) ? String.format(Locale.ROOT, "%.1f", micros / 1000.0) : micros / 1000) + " ms"
+				+ ((connections.alreadyOpen() > 0) ? " (" + connections.alreadyOpen() + " already open)" : "")
+				+ ((requests > 0) ? ", " + requests + " warm-up request" + ((requests == 1) ? "" : "s") : "")
+				+ ((failures == 0) ? ", no failures" : ", " + failures + " failure" + ((failures == 1) ? "" : "s"));
 	}
 
 }

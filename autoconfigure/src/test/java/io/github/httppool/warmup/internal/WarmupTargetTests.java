@@ -59,7 +59,7 @@ class WarmupTargetTests {
 				new WarmupOutcome.RehearsalResult(300, Duration.ofMillis(530)),
 				List.of(new WarmupOutcome.Target("https://a.example:443",
 						new WarmupOutcome.Connections(4, 4, 0, Duration.ofMillis(85)), 0, null)));
-		assertThat(PoolWarmup.summary(outcome))
+		assertThat(WarmupRunner.summary(outcome))
 			.isEqualTo("HTTP pool 'default' warmed up in 140 ms: 4 of 4 connections opened in 85 ms, no failures");
 	}
 
