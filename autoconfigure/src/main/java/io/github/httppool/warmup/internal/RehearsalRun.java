@@ -6,9 +6,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Supplier;
 
 import javax.net.ssl.SSLContext;
 
@@ -32,6 +32,12 @@ public final class RehearsalRun {
 
 	private static final Map<Plan, RehearsalRun> runs = new ConcurrentHashMap<>();
 
+	private static final Executor newDaemonThread = (task) -> {
+		Thread thread = new Thread(task, THREAD_NAME);
+		thread.setDaemon(true);
+		thread.start();
+	};
+
 	private final Plan plan;
 
 	private final AtomicLong deadline;
@@ -48,7 +54,8 @@ public final class RehearsalRun {
 		this.plan = plan;
 		this.deadline = new AtomicLong(System.nanoTime() + budget.toNanos());
 		this.early = early;
-		this.outcome = inBackground(() -> run(clients, early ? List.of() : plan.types(), plan.requests(), plan.tls()));
+		this.outcome = CompletableFuture.supplyAsync(
+				() -> run(clients, early ? List.of() : plan.types(), plan.requests(), plan.tls()), newDaemonThread);
 	}
 
 	/**
@@ -74,10 +81,9 @@ public final class RehearsalRun {
 			this.joined = true;
 			this.deadline.set(System.nanoTime() + budget.toNanos());
 			int requests = Math.min(this.plan.requests(), 10 * (3 + this.plan.types().size()));
-			this.outcome = this.outcome.thenCompose((first) -> (first.failure() != null)
-					? CompletableFuture.completedFuture(first)
-					: inBackground(() -> first.plus("with the application's client",
-							run(clients, this.plan.types(), requests, false))));
+			this.outcome = this.outcome.thenApplyAsync((first) -> (first.failure() != null) ? first
+					: first.plus("with the application's client", run(clients, this.plan.types(), requests, false)),
+					newDaemonThread);
 		}
 	}
 
@@ -94,14 +100,6 @@ public final class RehearsalRun {
 			// still running
 		}
 		return new Rehearsal.Outcome(0, Duration.ZERO, "still running when the warm-up budget ran out", null);
-	}
-
-	private static CompletableFuture<Rehearsal.Outcome> inBackground(Supplier<Rehearsal.Outcome> leg) {
-		CompletableFuture<Rehearsal.Outcome> future = new CompletableFuture<>();
-		Thread thread = new Thread(() -> future.complete(leg.get()), THREAD_NAME);
-		thread.setDaemon(true);
-		thread.start();
-		return future;
 	}
 
 	/** Rehearse over HTTP, then over TLS if the plan says so, on one throw-away client. */
