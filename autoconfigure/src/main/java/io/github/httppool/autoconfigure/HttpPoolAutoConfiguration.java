@@ -8,7 +8,7 @@ import io.github.httppool.autoconfigure.internal.HttpPoolClients;
 import io.github.httppool.autoconfigure.internal.ResolvedClient;
 import io.github.httppool.pool.HttpPools;
 import io.github.httppool.pool.internal.ConnectionEvictor;
-import io.github.httppool.warmup.internal.RehearsalClientFactory;
+import io.github.httppool.warmup.internal.RehearsalRun;
 import org.apache.hc.client5.http.DnsResolver;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
@@ -104,7 +104,7 @@ public final class HttpPoolAutoConfiguration {
 	 * @param customizers the {@code RestClient} customizers, in order
 	 * @return the factory
 	 */
-	public static RehearsalClientFactory rehearsalClientFactory(HttpClientSettings baseline,
+	public static RehearsalRun.ClientFactory rehearsalClientFactory(HttpClientSettings baseline,
 			List<RestClientCustomizer> customizers) {
 		return new RehearsalClients(baseline, customizers);
 	}

@@ -8,7 +8,7 @@ import io.github.httppool.autoconfigure.internal.ResolvedClient;
 import io.github.httppool.pool.HttpPool;
 import io.github.httppool.pool.HttpPools;
 import io.github.httppool.pool.internal.SpringBootHttpClientFeatures;
-import io.github.httppool.warmup.internal.RehearsalClientFactory;
+import io.github.httppool.warmup.internal.RehearsalRun;
 import io.micrometer.core.instrument.observation.DefaultMeterObservationHandler;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.observation.ObservationHandler;
@@ -29,7 +29,7 @@ import org.springframework.web.client.RestClient;
  * {@link RestClientCustomizer customizers}, on a pool registered nowhere, observed into
  * registries of their own.
  */
-final class RehearsalClients implements RehearsalClientFactory {
+final class RehearsalClients implements RehearsalRun.ClientFactory {
 
 	private static final boolean METERS_PRESENT = ClassUtils.isPresent(
 			"io.micrometer.core.instrument.observation.DefaultMeterObservationHandler",
@@ -39,11 +39,6 @@ final class RehearsalClients implements RehearsalClientFactory {
 
 	private final List<RestClientCustomizer> customizers;
 
-	/**
-	 * Create a new instance.
-	 * @param baseline Spring Boot's HTTP client settings, as the managed pools use them
-	 * @param customizers the {@link RestClient} customizers, in order
-	 */
 	RehearsalClients(HttpClientSettings baseline, List<RestClientCustomizer> customizers) {
 		this.baseline = baseline;
 		this.customizers = List.copyOf(customizers);

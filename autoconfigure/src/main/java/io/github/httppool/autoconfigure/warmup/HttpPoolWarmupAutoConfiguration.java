@@ -16,7 +16,6 @@ import io.github.httppool.pool.internal.Milliseconds;
 import io.github.httppool.warmup.HttpPoolWarmer;
 import io.github.httppool.warmup.internal.KeepWarm;
 import io.github.httppool.warmup.internal.PoolWarmup;
-import io.github.httppool.warmup.internal.RehearsalClientFactory;
 import io.github.httppool.warmup.internal.RehearsalRun;
 import io.github.httppool.warmup.internal.WarmupRunner;
 import org.apache.commons.logging.LogFactory;

@@ -16,6 +16,7 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.util.function.ThrowingFunction;
 import org.springframework.web.client.RestClient;
 
 /**
@@ -50,7 +51,7 @@ public final class RehearsalRun {
 
 	private volatile CompletableFuture<Rehearsal.Outcome> outcome;
 
-	private RehearsalRun(Plan plan, Duration budget, RehearsalClientFactory clients, boolean early) {
+	private RehearsalRun(Plan plan, Duration budget, ClientFactory clients, boolean early) {
 		this.plan = plan;
 		this.deadline = new AtomicLong(System.nanoTime() + budget.toNanos());
 		this.early = early;
@@ -65,18 +66,18 @@ public final class RehearsalRun {
 	 * @param budget the budget of the whole warm-up
 	 * @param clients creates the rehearsal's throw-away client
 	 */
-	public static void startEarly(Plan plan, Duration budget, RehearsalClientFactory clients) {
+	public static void startEarly(Plan plan, Duration budget, ClientFactory clients) {
 		runs.computeIfAbsent(plan, (key) -> new RehearsalRun(plan, budget, clients, true));
 	}
 
 	/** Start the plan's rehearsal unless this JVM ran it already; join one started early. */
-	static RehearsalRun start(Plan plan, Duration budget, RehearsalClientFactory clients) {
+	static RehearsalRun start(Plan plan, Duration budget, ClientFactory clients) {
 		RehearsalRun run = runs.computeIfAbsent(plan, (key) -> new RehearsalRun(plan, budget, clients, false));
 		run.join(clients, budget);
 		return run;
 	}
 
-	private synchronized void join(RehearsalClientFactory clients, Duration budget) {
+	private synchronized void join(ClientFactory clients, Duration budget) {
 		if (this.early && !this.joined) {
 			this.joined = true;
 			this.deadline.set(System.nanoTime() + budget.toNanos());
@@ -103,7 +104,7 @@ public final class RehearsalRun {
 	}
 
 	/** Rehearse over HTTP, then over TLS if the plan says so, on one throw-away client. */
-	private Rehearsal.Outcome run(RehearsalClientFactory clients, List<Class<?>> types, int requests, boolean tls) {
+	private Rehearsal.Outcome run(ClientFactory clients, List<Class<?>> types, int requests, boolean tls) {
 		long start = System.nanoTime();
 		try {
 			SSLContext context = tls ? RehearsalServer.tls() : null;
@@ -148,6 +149,25 @@ public final class RehearsalRun {
 	 * @param tls whether TLS is rehearsed too
 	 */
 	public record Plan(int requests, List<Class<?>> types, boolean tls) {
+
+	}
+
+	/**
+	 * Creates the rehearsal's throw-away client: a {@link RestClient} on a pool of its
+	 * own, made like the application's but seen by none of its meters, health or
+	 * observations.
+	 */
+	public interface ClientFactory {
+
+		/**
+		 * Create a client on a new pool, hand it to the rehearsal, then close the pool.
+		 * @param <T> what the rehearsal returns
+		 * @param tls the client's TLS context, trusting only the rehearsal, or {@code null}
+		 * @param rehearsal uses the client
+		 * @return what the rehearsal returned
+		 * @throws Exception if the client cannot be created or the rehearsal failed
+		 */
+		<T> T withClient(@Nullable SSLContext tls, ThrowingFunction<RestClient, T> rehearsal) throws Exception;
 
 	}
 

@@ -2,11 +2,8 @@ package io.github.httppool.warmup.internal;
 
 import java.io.IOException;
 import java.net.InetAddress;
-import java.net.SocketAddress;
 import java.net.URL;
 import java.security.GeneralSecurityException;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import javax.net.ssl.SSLContext;
@@ -20,7 +17,6 @@ import org.apache.hc.core5.http.io.entity.ByteArrayEntity;
 import org.apache.hc.core5.http.io.entity.EntityUtils;
 import org.apache.hc.core5.http.io.entity.StringEntity;
 import org.apache.hc.core5.http.protocol.HttpContext;
-import org.apache.hc.core5.http.protocol.HttpCoreContext;
 import org.apache.hc.core5.io.CloseMode;
 import org.apache.hc.core5.ssl.SSLContexts;
 import org.jspecify.annotations.Nullable;
@@ -45,8 +41,6 @@ final class RehearsalServer implements AutoCloseable {
 	private final String scheme;
 
 	private final AtomicInteger requests = new AtomicInteger();
-
-	private final Set<SocketAddress> clients = ConcurrentHashMap.newKeySet();
 
 	RehearsalServer(@Nullable SSLContext tls) throws IOException {
 		this.scheme = (tls != null) ? "https" : "http";
@@ -78,13 +72,8 @@ final class RehearsalServer implements AutoCloseable {
 		return this.requests.get();
 	}
 
-	int connections() {
-		return this.clients.size();
-	}
-
 	private void handle(ClassicHttpRequest request, ClassicHttpResponse response, HttpContext context)
 			throws IOException {
-		this.clients.add(HttpCoreContext.cast(context).getEndpointDetails().getRemoteAddress());
 		String path = request.getPath().substring(PATH_PREFIX.length());
 		byte[] body = (request.getEntity() != null) ? EntityUtils.toByteArray(request.getEntity()) : new byte[0];
 		response.setEntity((body.length > 0) ? new ByteArrayEntity(body, ContentType.APPLICATION_JSON)

@@ -52,7 +52,7 @@ public final class WarmupRunner implements HttpPoolWarmer {
 	 * @param clients creates the rehearsal's throw-away client
 	 */
 	public WarmupRunner(List<PoolWarmup> warmups, Duration budget, RehearsalRun.@Nullable Plan rehearsal,
-			RehearsalClientFactory clients) {
+			RehearsalRun.ClientFactory clients) {
 		this.warmups = List.copyOf(warmups);
 		this.budget = budget;
 		this.rehearsal = (rehearsal != null) ? RehearsalRun.start(rehearsal, budget, clients) : null;
