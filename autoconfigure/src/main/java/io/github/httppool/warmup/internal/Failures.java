@@ -4,6 +4,8 @@ import java.time.Duration;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 
+import org.springframework.core.NestedExceptionUtils;
+
 /**
  * Describes failures in one line: type, message and a root cause that adds something.
  */
@@ -17,10 +19,7 @@ final class Failures {
 		while ((top instanceof CompletionException || top instanceof ExecutionException) && top.getCause() != null) {
 			top = top.getCause();
 		}
-		Throwable root = top;
-		while (root.getCause() != null && root.getCause() != root) {
-			root = root.getCause();
-		}
+		Throwable root = NestedExceptionUtils.getMostSpecificCause(top);
 		String description = text(top);
 		return (root != top && root.getMessage() != null && !description.contains(root.getMessage()))
 				? description + " (caused by " + text(root) + ")" : description;
