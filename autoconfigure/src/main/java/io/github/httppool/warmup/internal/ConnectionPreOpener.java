@@ -5,8 +5,10 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
@@ -15,6 +17,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongFunction;
 
+import io.github.httppool.pool.internal.ServerKeepAlives;
 import io.github.httppool.warmup.WarmupOutcome;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -50,6 +53,8 @@ final class ConnectionPreOpener {
 	private final HttpRoutePlanner routePlanner;
 
 	final ReentrantLock lock = new ReentrantLock();
+
+	private final Map<HttpRoute, Long> renewedAt = new ConcurrentHashMap<>();
 
 	ConnectionPreOpener(PoolingHttpClientConnectionManager connectionManager, HttpRoutePlanner routePlanner) {
 		this.connectionManager = connectionManager;
@@ -137,6 +142,38 @@ final class ConnectionPreOpener {
 					stillConnecting, wanted - endpoints.size(), null,
 					done.stream().filter(Objects::nonNull).findFirst().orElse(null));
 		};
+	}
+
+	/**
+	 * Top a target's idle connections up to {@code min-idle} while no request uses its
+	 * route. Where the server announced a keep-alive timeout, idle connections are left
+	 * alone (touching them would outlive the server's timer) but all replaced when some
+	 * are missing or would expire before the next check; otherwise they are leased (which
+	 * checks them) and the missing ones opened.
+	 */
+	Result topUp(WarmupTarget target, ServerKeepAlives serverKeepAlives, long deadline, Duration interval)
+			throws HttpException {
+		int minIdle = target.minIdle();
+		HttpRoute route = route(target.url());
+		PoolStats stats = stats(route);
+		if (stats != null && stats.getLeased() > 0) {
+			return Result.skipped(minIdle, 0, "requests are using " + target.displayName());
+		}
+		ServerKeepAlives.Announcement announced = serverKeepAlives.get(route.getTargetHost());
+		if (announced == null) {
+			return start(target, minIdle, deadline, Runnable::run, target.keepAlive(), false).apply(deadline);
+		}
+		long keepAlive = Math.min(target.keepAlive().toNanos(), announced.keepAlive().toNanos());
+		long now = System.nanoTime();
+		Long renewed = this.renewedAt.get(route);
+		long lastUse = (renewed != null && renewed - announced.lastResponseNanos() > 0) ? renewed
+				: announced.lastResponseNanos();
+		if (stats != null && stats.getAvailable() >= minIdle && now - lastUse + interval.toNanos() < keepAlive) {
+			return Result.skipped(minIdle, minIdle, null);
+		}
+		this.renewedAt.put(route, now);
+		return start(target, minIdle, deadline, Runnable::run, Duration.ofNanos(keepAlive), true)
+			.apply(deadline);
 	}
 
 	private List<ConnectionEndpoint> lease(HttpRoute route, int count, long deadlineNanos) {

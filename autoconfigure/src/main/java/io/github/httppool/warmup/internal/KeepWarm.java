@@ -7,22 +7,15 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 import io.github.httppool.pool.internal.DaemonScheduler;
-import io.github.httppool.pool.internal.ServerKeepAlives;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
-import org.apache.hc.client5.http.HttpRoute;
 import org.apache.hc.core5.http.HttpException;
-import org.apache.hc.core5.pool.PoolStats;
 
 import org.springframework.context.SmartLifecycle;
 
 /**
  * Keeps {@code min-idle} idle connections open to every target that asks for it, every
- * {@code keep-warm.interval} on one daemon thread, while no request uses the target's
- * route; stops first on shutdown. Where the server announced a keep-alive timeout, idle
- * connections are left alone (touching them would outlive the server's timer) but all
- * replaced when some are missing or would expire before the next check; otherwise they
- * are leased (which checks them) and the missing ones opened.
+ * {@code keep-warm.interval} on one daemon thread; stops first on shutdown.
  */
 public final class KeepWarm implements SmartLifecycle {
 
@@ -33,8 +26,6 @@ public final class KeepWarm implements SmartLifecycle {
 	private final List<PoolWarmup> warmups;
 
 	private final DaemonScheduler scheduler = new DaemonScheduler(THREAD_NAME, Duration.ofSeconds(2));
-
-	private final Map<List<Object>, Long> renewedAt = new ConcurrentHashMap<>();
 
 	private final Map<List<Object>, String> failures = new ConcurrentHashMap<>();
 
@@ -77,7 +68,7 @@ public final class KeepWarm implements SmartLifecycle {
 				if (target.minIdle() > 0) {
 					ConnectionPreOpener.Result result;
 					try {
-						result = topUp(warmup.preOpener(), warmup.pool().serverKeepAlives(), target, deadline, interval);
+						result = warmup.preOpener().topUp(target, warmup.pool().serverKeepAlives(), deadline, interval);
 					}
 					catch (HttpException | RuntimeException ex) {
 						result = ConnectionPreOpener.Result.failed(target.minIdle(), ex);
@@ -89,31 +80,6 @@ public final class KeepWarm implements SmartLifecycle {
 		finally {
 			warmup.preOpener().lock.unlock();
 		}
-	}
-
-	ConnectionPreOpener.Result topUp(ConnectionPreOpener preOpener, ServerKeepAlives serverKeepAlives,
-			WarmupTarget target, long deadline, Duration interval) throws HttpException {
-		int minIdle = target.minIdle();
-		HttpRoute route = preOpener.route(target.url());
-		PoolStats stats = preOpener.stats(route);
-		if (stats != null && stats.getLeased() > 0) {
-			return ConnectionPreOpener.Result.skipped(minIdle, 0, "requests are using " + target.displayName());
-		}
-		ServerKeepAlives.Announcement announced = serverKeepAlives.get(route.getTargetHost());
-		if (announced == null) {
-			return preOpener.start(target, minIdle, deadline, Runnable::run, target.keepAlive(), false).apply(deadline);
-		}
-		long keepAlive = Math.min(target.keepAlive().toNanos(), announced.keepAlive().toNanos());
-		long now = System.nanoTime();
-		Long renewed = this.renewedAt.get(List.of(preOpener, route));
-		long lastUse = (renewed != null && renewed - announced.lastResponseNanos() > 0) ? renewed
-				: announced.lastResponseNanos();
-		if (stats != null && stats.getAvailable() >= minIdle && now - lastUse + interval.toNanos() < keepAlive) {
-			return ConnectionPreOpener.Result.skipped(minIdle, minIdle, null);
-		}
-		this.renewedAt.put(List.of(preOpener, route), now);
-		return preOpener.start(target, minIdle, deadline, Runnable::run, Duration.ofNanos(keepAlive), true)
-			.apply(deadline);
 	}
 
 	/** Log a top-up: a WARN once when a target fails, an INFO when it recovers. */

@@ -133,8 +133,6 @@ final class Rehearsal {
 	/** What a rehearsal did: requests completed, time, why it stopped early or failed. */
 	record Outcome(int completed, Duration duration, @Nullable String skipped, @Nullable String failure) {
 
-		static final Outcome NONE = new Outcome(0, Duration.ZERO, null, null);
-
 		Outcome plus(String leg, Outcome next) {
 			return new Outcome(this.completed + next.completed, this.duration.plus(next.duration),
 					(next.skipped != null) ? leg + ": " + next.skipped : this.skipped,

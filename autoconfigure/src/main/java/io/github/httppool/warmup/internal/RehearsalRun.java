@@ -12,6 +12,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import javax.net.ssl.SSLContext;
 
+import io.github.httppool.warmup.WarmupOutcome;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -89,7 +90,7 @@ public final class RehearsalRun {
 	}
 
 	/** Stop sending requests at {@code stopNanos}, wait until {@code waitNanos}. */
-	Rehearsal.Outcome await(long stopNanos, long waitNanos) {
+	WarmupOutcome.RehearsalResult await(long stopNanos, long waitNanos) {
 		this.deadline.accumulateAndGet(stopNanos, (current, given) -> (given - current < 0) ? given : current);
 		try {
 			return log(this.outcome.get(Math.max(0, waitNanos - System.nanoTime()), TimeUnit.NANOSECONDS));
@@ -98,9 +99,9 @@ public final class RehearsalRun {
 			Thread.currentThread().interrupt();
 		}
 		catch (Exception ex) {
-			// still running
+			// still running when the warm-up budget ran out
 		}
-		return new Rehearsal.Outcome(0, Duration.ZERO, "still running when the warm-up budget ran out", null);
+		return new WarmupOutcome.RehearsalResult(0, Duration.ZERO);
 	}
 
 	/** Rehearse over HTTP, then over TLS if the plan says so, on one throw-away client. */
@@ -126,7 +127,7 @@ public final class RehearsalRun {
 		}
 	}
 
-	private synchronized Rehearsal.Outcome log(Rehearsal.Outcome outcome) {
+	private synchronized WarmupOutcome.RehearsalResult log(Rehearsal.Outcome outcome) {
 		if (!this.logged && outcome.failure() != null) {
 			logger.warn("HTTP pools: the rehearsal of the request path failed after " + outcome.completed()
 					+ " requests: " + outcome.failure() + "; start-up continues, the first real requests will be slower");
@@ -138,7 +139,7 @@ public final class RehearsalRun {
 					+ ((outcome.skipped() != null) ? "; " + outcome.skipped() : ""));
 		}
 		this.logged = true;
-		return outcome;
+		return new WarmupOutcome.RehearsalResult(outcome.completed(), outcome.duration());
 	}
 
 	/**

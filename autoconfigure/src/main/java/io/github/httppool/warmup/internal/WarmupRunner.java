@@ -70,10 +70,9 @@ public final class WarmupRunner implements HttpPoolWarmer {
 			.sum();
 		ExecutorService executor = Executors.newFixedThreadPool(Math.max(1, Math.min(connections, 8)), threads);
 		try {
-			Rehearsal.Outcome rehearsal = (this.rehearsal != null)
-					? this.rehearsal.await(deadline - this.budget.toNanos() / 2, deadline) : Rehearsal.Outcome.NONE;
-			WarmupOutcome.RehearsalResult rehearsed = new WarmupOutcome.RehearsalResult(rehearsal.completed(),
-					rehearsal.duration());
+			WarmupOutcome.RehearsalResult rehearsed = (this.rehearsal != null)
+					? this.rehearsal.await(deadline - this.budget.toNanos() / 2, deadline)
+					: new WarmupOutcome.RehearsalResult(0, Duration.ZERO);
 			Instant startedAt = Instant.now();
 			long start = System.nanoTime();
 			List<List<LongFunction<ConnectionPreOpener.Result>>> preOpens = this.warmups.stream()

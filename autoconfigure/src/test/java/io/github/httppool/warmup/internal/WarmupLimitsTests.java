@@ -102,16 +102,13 @@ class WarmupLimitsTests {
 		HttpRoute route = preOpener.route(URI.create(this.first.baseUrl()));
 		var inUse = this.manager.lease("request", route, org.apache.hc.core5.util.Timeout.ofSeconds(1), null)
 			.get(org.apache.hc.core5.util.Timeout.ofSeconds(1));
-		KeepWarm keepWarm = new KeepWarm(List.of());
 		ServerKeepAlives serverKeepAlives = new ServerKeepAlives();
 		WarmupTarget target = new WarmupTarget(URI.create(this.first.baseUrl()), 2, 2, List.of(), Duration.ofSeconds(20));
-		ConnectionPreOpener.Result result = keepWarm.topUp(preOpener, serverKeepAlives, target, deadline(),
-				Duration.ofSeconds(1));
+		ConnectionPreOpener.Result result = preOpener.topUp(target, serverKeepAlives, deadline(), Duration.ofSeconds(1));
 		assertThat(result.skipped()).contains("requests are using");
 		this.manager.release(inUse, null, org.apache.hc.core5.util.TimeValue.ZERO_MILLISECONDS);
-		assertThat(keepWarm.topUp(preOpener, serverKeepAlives, target, deadline(), Duration.ofSeconds(1))
-			.connections()
-			.opened()).isEqualTo(2);
+		assertThat(preOpener.topUp(target, serverKeepAlives, deadline(), Duration.ofSeconds(1)).connections().opened())
+			.isEqualTo(2);
 	}
 
 	@Test
