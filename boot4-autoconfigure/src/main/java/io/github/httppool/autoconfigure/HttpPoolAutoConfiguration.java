@@ -11,6 +11,7 @@ import io.github.httppool.config.internal.ApplicationPoolBeans;
 import io.github.httppool.config.internal.HttpPoolBuilderCustomizers;
 import io.github.httppool.config.internal.HttpPoolClients;
 import io.github.httppool.config.internal.HttpPoolFactory;
+import io.github.httppool.config.internal.NamedRestClientsRegistrar;
 import io.github.httppool.config.internal.PooledClients;
 import io.github.httppool.config.internal.SpringBootBuilderCustomizations;
 import io.github.httppool.pool.HttpPools;
