@@ -1,0 +1,71 @@
+package io.github.httppool.autoconfigure;
+
+import java.util.Map;
+
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.beans.factory.support.AbstractBeanDefinition;
+import org.springframework.beans.factory.support.AutowireCandidateQualifier;
+import org.springframework.beans.factory.support.BeanDefinitionRegistry;
+import org.springframework.beans.factory.support.RootBeanDefinition;
+import org.springframework.boot.context.properties.bind.Bindable;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.context.EnvironmentAware;
+import org.springframework.context.annotation.ImportBeanDefinitionRegistrar;
+import org.springframework.core.env.Environment;
+import org.springframework.core.type.AnnotationMetadata;
+import org.springframework.web.client.RestClient;
+
+/**
+ * Registers a {@link RestClient} bean per named client, named {@code <name>RestClient}
+ * and qualified by the client name, so {@code @Qualifier("partner") RestClient} injects
+ * the client of {@code http.pool.clients.partner}. Named clients are not default
+ * candidates: an unqualified {@code RestClient} injection point gets the default client.
+ */
+class NamedRestClientsRegistrar implements ImportBeanDefinitionRegistrar, EnvironmentAware {
+
+	private @Nullable Environment environment;
+
+	@Override
+	public void setEnvironment(Environment environment) {
+		this.environment = environment;
+	}
+
+	@Override
+	public void registerBeanDefinitions(AnnotationMetadata metadata, BeanDefinitionRegistry registry) {
+		if (this.environment == null) {
+			return;
+		}
+		Map<String, Object> clients = Binder.get(this.environment)
+			.bind("http.pool.clients", Bindable.mapOf(String.class, Object.class))
+			.orElse(Map.of());
+		for (String name : clients.keySet()) {
+			String beanName = name + "RestClient";
+			if (registry.containsBeanDefinition(beanName)) {
+				continue;
+			}
+			// a factory method with the client name as argument, not an instance supplier, so that Spring AOT
+			// can write the bean definition as code
+			RootBeanDefinition definition = new RootBeanDefinition(NamedRestClientsRegistrar.class);
+			definition.setTargetType(RestClient.class);
+			definition.setFactoryMethodName("namedRestClient");
+			definition.getConstructorArgumentValues().addIndexedArgumentValue(0, name);
+			definition.setAutowireMode(AbstractBeanDefinition.AUTOWIRE_CONSTRUCTOR);
+			definition.addQualifier(new AutowireCandidateQualifier(Qualifier.class, name));
+			definition.setDefaultCandidate(false);
+			registry.registerBeanDefinition(beanName, definition);
+		}
+	}
+
+	/**
+	 * The {@link RestClient} of a named client.
+	 * @param name the client name
+	 * @param pooledRestClients the starter's clients
+	 * @return the client's {@code RestClient}
+	 */
+	static RestClient namedRestClient(String name, PooledRestClients pooledRestClients) {
+		return pooledRestClients.restClient(name);
+	}
+
+}
