@@ -15,9 +15,11 @@ import io.github.httppool.config.internal.HttpPoolClients;
 import io.github.httppool.pool.HttpPool;
 import io.github.httppool.pool.HttpPools;
 import io.github.httppool.testsupport.LoopbackHttpServer;
+import io.github.httppool.testsupport.TestTls;
 import io.github.httppool.warmup.HttpPoolWarmer;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
+import org.apache.hc.client5.http.ssl.DefaultClientTlsStrategy;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -166,6 +168,18 @@ class HttpPoolAutoConfigurationTests {
 	}
 
 	@Test
+	void aTlsSocketStrategyFactoryOfASpringBootCustomizerMakesThePoolsTlsConnections() {
+		try (LoopbackHttpServer https = LoopbackHttpServer.https()) {
+			this.contextRunner.withUserConfiguration(TlsStrategyCustomizer.class).run((context) -> {
+				assertThat(context).hasNotFailed();
+				context.getBean(RestClient.class).get().uri(https.url("/call")).retrieve().toBodilessEntity();
+				assertThat(https.completedTlsHandshakes()).as("the strategy trusts the test CA; the JVM does not")
+					.isOne();
+			});
+		}
+	}
+
+	@Test
 	void thePoolsBackOffWhenDisabled() {
 		this.contextRunner.withPropertyValues("http.pool.enabled=false")
 			.run((context) -> assertThat(context).hasNotFailed()
@@ -247,6 +261,17 @@ class HttpPoolAutoConfigurationTests {
 
 		String call() {
 			return this.partner.get().uri("/quote").retrieve().body(String.class);
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class TlsStrategyCustomizer {
+
+		@Bean
+		ClientHttpRequestFactoryBuilderCustomizer<HttpComponentsClientHttpRequestFactoryBuilder> tlsCustomizer() {
+			return (builder) -> builder
+				.withTlsSocketStrategyFactory((bundle) -> new DefaultClientTlsStrategy(TestTls.clientSslContext()));
 		}
 
 	}
