@@ -1,0 +1,238 @@
+package io.github.httppool.autoconfigure;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.function.Consumer;
+
+import io.github.httppool.config.HttpPoolConnectionManagerCustomizer;
+import io.github.httppool.config.HttpPoolHttpClientCustomizer;
+import io.github.httppool.config.HttpPoolProperties;
+import io.github.httppool.config.internal.ApplicationPoolBeans;
+import io.github.httppool.config.internal.HttpPoolBuilderCustomizers;
+import io.github.httppool.config.internal.HttpPoolClients;
+import io.github.httppool.config.internal.HttpPoolFactory;
+import io.github.httppool.config.internal.PooledClients;
+import io.github.httppool.config.internal.SpringBootBuilderCustomizations;
+import io.github.httppool.pool.HttpPools;
+import io.github.httppool.pool.internal.ConnectionEvictor;
+import org.apache.hc.client5.http.DnsResolver;
+import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
+import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.beans.factory.ListableBeanFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.ssl.SslAutoConfiguration;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.http.client.ClientHttpRequestFactoryBuilder;
+import org.springframework.boot.http.client.HttpClientSettings;
+import org.springframework.boot.http.client.autoconfigure.ClientHttpRequestFactoryBuilderCustomizer;
+import org.springframework.boot.http.client.autoconfigure.HttpClientAutoConfiguration;
+import org.springframework.boot.http.client.autoconfigure.imperative.ImperativeHttpClientAutoConfiguration;
+import org.springframework.boot.http.client.autoconfigure.service.HttpServiceClientProperties;
+import org.springframework.boot.restclient.RestClientCustomizer;
+import org.springframework.boot.restclient.RestTemplateCustomizer;
+import org.springframework.boot.restclient.autoconfigure.RestClientAutoConfiguration;
+import org.springframework.boot.restclient.autoconfigure.RestTemplateAutoConfiguration;
+import org.springframework.boot.restclient.autoconfigure.RestTemplateBuilderConfigurer;
+import org.springframework.boot.ssl.SslBundles;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
+import org.springframework.core.env.Environment;
+import org.springframework.web.client.RestClient;
+import org.springframework.web.client.RestTemplate;
+import org.springframework.web.client.support.RestClientHttpServiceGroupConfigurer;
+
+/**
+ * Auto-configuration of the managed connection pools on Spring Boot 4: one
+ * {@link PoolingHttpClientConnectionManager} per client, kept in the {@link HttpPools}
+ * bean. The default client's pool is shared by the starter's {@link RestClient} and
+ * {@link RestTemplate} and by every client that Spring Boot's {@code RestClient.Builder}
+ * and {@code RestTemplateBuilder} produce; each named client
+ * ({@code http.pool.clients.<name>}) gets a pool and a qualified {@link RestClient} of its
+ * own. The pools' connection managers and HTTP clients are not beans: a
+ * {@link PoolingHttpClientConnectionManager} or {@link CloseableHttpClient} bean of the
+ * application is used for the default pool, and other libraries that look for one (such
+ * as OpenFeign) keep their own unless the application chooses otherwise.
+ *
+ * @since 0.1.0
+ */
+@AutoConfiguration(after = { HttpClientAutoConfiguration.class, SslAutoConfiguration.class },
+		before = { ImperativeHttpClientAutoConfiguration.class, RestClientAutoConfiguration.class,
+				RestTemplateAutoConfiguration.class },
+		beforeName = "org.springframework.cloud.openfeign.FeignAutoConfiguration")
+@ConditionalOnClass({ PoolingHttpClientConnectionManager.class, ClientHttpRequestFactoryBuilder.class,
+		RestClient.class })
+@ConditionalOnBooleanProperty(name = "http.pool.enabled", matchIfMissing = true)
+@EnableConfigurationProperties(HttpPoolProperties.class)
+@Import(NamedRestClientsRegistrar.class)
+public final class HttpPoolAutoConfiguration {
+
+	/**
+	 * The name of the default client's pool.
+	 */
+	public static final String DEFAULT_CLIENT = HttpPoolProperties.DEFAULT_CLIENT;
+
+	private final HttpClientSettings baseline;
+
+	private final @Nullable SslBundles sslBundles;
+
+	private final HttpPoolFactory factory;
+
+	@SuppressWarnings("rawtypes")
+	HttpPoolAutoConfiguration(HttpPoolProperties properties, ObjectProvider<HttpClientSettings> httpClientSettings,
+			ObjectProvider<SslBundles> sslBundles,
+			ObjectProvider<HttpPoolConnectionManagerCustomizer> connectionManagerCustomizers,
+			ObjectProvider<HttpPoolHttpClientCustomizer> httpClientCustomizers,
+			ObjectProvider<ClientHttpRequestFactoryBuilderCustomizer<?>> requestFactoryBuilderCustomizers,
+			ListableBeanFactory beanFactory, ObjectProvider<DnsResolver> dnsResolver) {
+		this.baseline = httpClientSettings.getIfAvailable(HttpClientSettings::defaults);
+		this.sslBundles = sslBundles.getIfAvailable();
+		SpringBootBuilderCustomizations springBoot = SpringBootBuilderCustomizations.read(
+				byBeanName(requestFactoryBuilderCustomizers, beanFactory), ClientHttpRequestFactoryBuilderCustomizer.class,
+				HttpPoolAutoConfiguration::customize, "spring.http.clients.imperative.factory", properties.isFailOnUnappliedCustomizers());
+		this.factory = new HttpPoolFactory(this.baseline, this.sslBundles,
+				new HttpPoolBuilderCustomizers(connectionManagerCustomizers.orderedStream().toList(),
+						httpClientCustomizers.orderedStream().toList(), springBoot),
+				dnsResolver.getIfUnique());
+	}
+
+	@SuppressWarnings({ "unchecked", "rawtypes" })
+	private static Object customize(ClientHttpRequestFactoryBuilderCustomizer customizer,
+			ClientHttpRequestFactoryBuilder<?> builder) {
+		return customizer.customize(builder);
+	}
+
+	/**
+	 * Return Spring Boot's request factory builder customizers in the order Spring Boot
+	 * applies them, by bean name.
+	 */
+	@SuppressWarnings("rawtypes")
+	private static Map<String, ClientHttpRequestFactoryBuilderCustomizer> byBeanName(
+			ObjectProvider<ClientHttpRequestFactoryBuilderCustomizer<?>> customizers, ListableBeanFactory beanFactory) {
+		Map<String, ClientHttpRequestFactoryBuilderCustomizer> beans = beanFactory
+			.getBeansOfType(ClientHttpRequestFactoryBuilderCustomizer.class);
+		Map<String, ClientHttpRequestFactoryBuilderCustomizer> ordered = new LinkedHashMap<>();
+		customizers.orderedStream().forEach((customizer) -> {
+			String name = beans.entrySet()
+				.stream()
+				.filter((bean) -> bean.getValue() == customizer)
+				.map(Map.Entry::getKey)
+				.findFirst()
+				.orElse(customizer.getClass().getName());
+			ordered.put(name, customizer);
+		});
+		return ordered;
+	}
+
+	@Bean
+	HttpPoolClients httpPoolClients(HttpPoolProperties properties, Environment environment) {
+		return HttpPoolClients.create(properties, environment, this.baseline, this.sslBundles);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	HttpPools httpPools(HttpPoolClients httpPoolClients,
+			ObjectProvider<ApplicationPoolBeans.ConnectionManager> applicationConnectionManager,
+			ObjectProvider<ApplicationPoolBeans.HttpClient> applicationHttpClient) {
+		ApplicationPoolBeans.ConnectionManager connectionManager = applicationConnectionManager.getIfAvailable();
+		ApplicationPoolBeans.HttpClient httpClient = applicationHttpClient.getIfAvailable();
+		return this.factory.createPools(httpPoolClients,
+				(connectionManager != null) ? connectionManager.connectionManager() : null,
+				(httpClient != null) ? httpClient.httpClient() : null);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	ConnectionEvictor httpPoolConnectionEvictor(HttpPools httpPools) {
+		return new ConnectionEvictor(httpPools);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	PooledClients httpPoolPooledClients(HttpPoolClients httpPoolClients, HttpPools httpPools,
+			ObjectProvider<RestClientCustomizer> restClientCustomizers) {
+		return new PooledClients(httpPoolClients, httpPools, this.factory, () -> restClientCustomizers.orderedStream()
+			.<Consumer<RestClient.Builder>>map((customizer) -> customizer::customize)
+			.toList());
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	PooledRestClients pooledRestClients(PooledClients pooledClients,
+			ObjectProvider<RestTemplateBuilderConfigurer> restTemplateBuilderConfigurer,
+			ObjectProvider<RestTemplateCustomizer> restTemplateCustomizers) {
+		return new PooledRestClients(pooledClients, restTemplateBuilderConfigurer, restTemplateCustomizers);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	@Conditional(OnHttpComponentsFactoryCondition.class)
+	ClientHttpRequestFactoryBuilder<?> httpPoolClientHttpRequestFactoryBuilder(PooledRestClients pooledRestClients) {
+		return pooledRestClients.requestFactoryBuilder(DEFAULT_CLIENT);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	RestClient httpPoolRestClient(PooledRestClients pooledRestClients) {
+		return pooledRestClients.restClient(DEFAULT_CLIENT);
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnBean(PoolingHttpClientConnectionManager.class)
+	static class ApplicationConnectionManagerConfiguration {
+
+		@Bean
+		ApplicationPoolBeans.ConnectionManager httpPoolApplicationConnectionManager(
+				PoolingHttpClientConnectionManager connectionManager) {
+			return new ApplicationPoolBeans.ConnectionManager(connectionManager);
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnBean(CloseableHttpClient.class)
+	static class ApplicationHttpClientConfiguration {
+
+		@Bean
+		ApplicationPoolBeans.HttpClient httpPoolApplicationHttpClient(CloseableHttpClient httpClient) {
+			return new ApplicationPoolBeans.HttpClient(httpClient);
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass({ RestClientHttpServiceGroupConfigurer.class, HttpServiceClientProperties.class })
+	static class HttpServiceGroupConfiguration {
+
+		@Bean
+		RestClientHttpServiceGroupConfigurer httpPoolServiceGroupConfigurer(HttpPoolClients httpPoolClients,
+				PooledRestClients pooledRestClients, ObjectProvider<HttpServiceClientProperties> serviceClientProperties,
+				ObjectProvider<SslBundles> sslBundles, ObjectProvider<HttpClientSettings> httpClientSettings) {
+			return new PooledHttpServiceGroupConfigurer(httpPoolClients, pooledRestClients,
+					serviceClientProperties.getIfAvailable(), sslBundles.getIfAvailable(),
+					httpClientSettings.getIfAvailable(HttpClientSettings::defaults));
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(RestTemplate.class)
+	static class RestTemplateConfiguration {
+
+		@Bean
+		@ConditionalOnMissingBean
+		RestTemplate httpPoolRestTemplate(PooledRestClients pooledRestClients) {
+			return pooledRestClients.restTemplate(DEFAULT_CLIENT);
+		}
+
+	}
+
+}

@@ -1,0 +1,97 @@
+package io.github.httppool.autoconfigure;
+
+import io.github.httppool.config.HttpPoolClientProperties;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import io.github.httppool.config.internal.HttpPoolClients;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.boot.http.client.HttpClientSettings;
+import org.springframework.boot.http.client.autoconfigure.service.HttpServiceClientProperties;
+import org.springframework.boot.ssl.SslBundles;
+import org.springframework.core.Ordered;
+import org.springframework.web.client.RestClient;
+import org.springframework.web.client.support.RestClientHttpServiceGroupConfigurer;
+import org.springframework.web.service.registry.HttpServiceGroup;
+
+/**
+ * Puts each HTTP service group ({@code @ImportHttpServices}) on the pool of the named
+ * client it belongs to: the client listed in {@code http.pool.clients.<name>.service-groups},
+ * else the client of the same name as the group. Groups that belong to no named client
+ * stay on the default client's pool. The group's own {@code spring.http.serviceclient}
+ * settings (timeouts, SSL bundle, base URL, headers, API versioning) keep working; the
+ * client's base URL and default headers fill in what the group leaves unset.
+ */
+class PooledHttpServiceGroupConfigurer implements RestClientHttpServiceGroupConfigurer {
+
+	/**
+	 * Runs after Spring Boot's properties configurer
+	 * ({@code Ordered.HIGHEST_PRECEDENCE + 10}), whose request factory it replaces.
+	 */
+	static final int ORDER = Ordered.HIGHEST_PRECEDENCE + 20;
+
+	private final HttpPoolClients clients;
+
+	private final PooledRestClients pooledRestClients;
+
+	private final ServiceClientSettings serviceClientSettings;
+
+	PooledHttpServiceGroupConfigurer(HttpPoolClients clients, PooledRestClients pooledRestClients,
+			@Nullable HttpServiceClientProperties serviceClientProperties, @Nullable SslBundles sslBundles,
+			HttpClientSettings baseline) {
+		this.clients = clients;
+		this.pooledRestClients = pooledRestClients;
+		this.serviceClientSettings = new ServiceClientSettings(serviceClientProperties, sslBundles, baseline);
+	}
+
+	@Override
+	public int getOrder() {
+		return ORDER;
+	}
+
+	@Override
+	public void configureGroups(Groups<RestClient.Builder> groups) {
+		Map<String, String> clientByGroup = clientByGroup();
+		groups.forEachClient((group, builder) -> configure(group, builder, clientByGroup));
+	}
+
+	private void configure(HttpServiceGroup group, RestClient.Builder builder, Map<String, String> clientByGroup) {
+		String client = clientByGroup.get(group.name());
+		if (client == null) {
+			return;
+		}
+		HttpClientSettings settings = this.serviceClientSettings.settings(group.name());
+		builder.requestFactory(this.pooledRestClients.requestFactoryBuilder(client).build(settings));
+		HttpPoolClientProperties clientProperties = this.clients.get(client);
+		boolean groupHasBaseUrl = this.serviceClientSettings.baseUrl(group.name()) != null;
+		if (!groupHasBaseUrl && clientProperties.getBaseUrl() != null) {
+			builder.baseUrl(clientProperties.getBaseUrl());
+		}
+		Map<String, List<String>> defaultHeaders = clientProperties.getDefaultHeaders();
+		if (!defaultHeaders.isEmpty()) {
+			builder.defaultHeaders((headers) -> defaultHeaders.forEach((name, values) -> {
+				if (!headers.containsHeader(name)) {
+					headers.addAll(name, values);
+				}
+			}));
+		}
+	}
+
+	private Map<String, String> clientByGroup() {
+		Map<String, String> clientByGroup = new LinkedHashMap<>();
+		for (String name : this.clients.names()) {
+			if (!HttpPoolAutoConfiguration.DEFAULT_CLIENT.equals(name)) {
+				clientByGroup.put(name, name);
+			}
+		}
+		for (String name : this.clients.names()) {
+			for (String group : this.clients.get(name).getServiceGroups()) {
+				clientByGroup.put(group, name);
+			}
+		}
+		return clientByGroup;
+	}
+
+}

@@ -1,0 +1,159 @@
+package io.github.httppool.config.internal;
+
+import io.github.httppool.autoconfigure.HttpPoolAutoConfiguration;
+import io.github.httppool.config.HttpPoolClientProperties;
+import io.github.httppool.config.HttpPoolProperties;
+import java.time.Duration;
+
+import io.github.httppool.pool.HttpPool;
+import org.apache.hc.client5.http.config.ConnectionConfig;
+import org.apache.hc.client5.http.config.RequestConfig;
+import org.apache.hc.core5.pool.PoolConcurrencyPolicy;
+import org.apache.hc.core5.pool.PoolReusePolicy;
+import org.apache.hc.core5.util.TimeValue;
+import org.apache.hc.core5.util.Timeout;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.http.client.HttpClientSettings;
+import org.springframework.boot.http.client.HttpRedirects;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Tests for {@link HttpPoolPropertiesMapper}, without Spring.
+ */
+class HttpPoolPropertiesMapperTests {
+
+	private final HttpPoolProperties properties = new HttpPoolProperties();
+
+	@Test
+	void defaultsBoundEveryWait() {
+		HttpPoolPropertiesMapper mapper = mapper(HttpClientSettings.defaults());
+		RequestConfig request = mapper.requestConfig();
+		ConnectionConfig connection = mapper.connectionConfig();
+		assertThat(request.getConnectionRequestTimeout()).isEqualTo(Timeout.ofSeconds(5));
+		assertThat(request.getResponseTimeout()).as("left to the per-route socket timeout").isNull();
+		assertThat(connection.getConnectTimeout()).isEqualTo(Timeout.ofSeconds(5));
+		assertThat(connection.getSocketTimeout()).as("left to the default SocketConfig").isNull();
+		assertThat(mapper.socketConfig().getSoTimeout()).isEqualTo(Timeout.ofSeconds(30));
+		assertThat(connection.getValidateAfterInactivity()).isEqualTo(TimeValue.ofSeconds(2));
+		assertThat(connection.getTimeToLive()).isEqualTo(TimeValue.ofMinutes(10));
+		assertThat(mapper.tlsConfig().getHandshakeTimeout()).isEqualTo(Timeout.ofSeconds(5));
+		assertThat(mapper.concurrencyPolicy()).isEqualTo(PoolConcurrencyPolicy.STRICT);
+		assertThat(mapper.reusePolicy()).isEqualTo(PoolReusePolicy.LIFO);
+	}
+
+	@Test
+	void springHttpClientsSettingsApplyWhereHttpPoolSaysNothing() {
+		HttpClientSettings boot = HttpClientSettings.defaults()
+			.withConnectTimeout(Duration.ofMillis(1500))
+			.withReadTimeout(Duration.ofSeconds(12))
+			.withRedirects(HttpRedirects.DONT_FOLLOW);
+		HttpPoolPropertiesMapper mapper = mapper(boot);
+		assertThat(client(boot).connectTimeout()).isEqualTo(Duration.ofMillis(1500));
+		assertThat(client(boot).responseTimeout()).isEqualTo(Duration.ofSeconds(12));
+		assertThat(mapper.requestConfig().isRedirectsEnabled()).isFalse();
+	}
+
+	@Test
+	void httpPoolSettingsWinOverSpringHttpClientsSettings() {
+		this.properties.setConnectTimeout(Duration.ofMillis(700));
+		this.properties.setResponseTimeout(Duration.ofSeconds(3));
+		HttpClientSettings boot = HttpClientSettings.defaults()
+			.withConnectTimeout(Duration.ofSeconds(9))
+			.withReadTimeout(Duration.ofSeconds(9));
+		HttpPoolPropertiesMapper mapper = mapper(boot);
+		assertThat(mapper.connectionConfig().getConnectTimeout()).isEqualTo(Timeout.ofMilliseconds(700));
+		assertThat(mapper.connectionConfig().getSocketTimeout()).isEqualTo(Timeout.ofSeconds(3));
+	}
+
+	@Test
+	void mapsLimitsAndPoliciesOntoTheConnectionManager() {
+		this.properties.setMaxTotal(64);
+		this.properties.setMaxPerRoute(16);
+		HttpPoolFactory factory = new HttpPoolFactory(HttpClientSettings.defaults(), null,
+				HttpPoolBuilderCustomizers.NONE);
+		try (HttpPool pool = factory.create(client(HttpClientSettings.defaults()), null, null)) {
+			assertThat(pool.connectionManager().getMaxTotal()).isEqualTo(64);
+			assertThat(pool.connectionManager().getDefaultMaxPerRoute()).isEqualTo(16);
+		}
+	}
+
+	@Test
+	void mapsPoliciesOntoHttpClientsEnums() {
+		this.properties.setConcurrencyPolicy(HttpPoolClientProperties.ConcurrencyPolicy.LAX);
+		this.properties.setReusePolicy(HttpPoolClientProperties.ReusePolicy.FIFO);
+		HttpPoolPropertiesMapper mapper = mapper(HttpClientSettings.defaults());
+		assertThat(mapper.concurrencyPolicy()).isEqualTo(PoolConcurrencyPolicy.LAX);
+		assertThat(mapper.reusePolicy()).isEqualTo(PoolReusePolicy.FIFO);
+	}
+
+	@Test
+	void evictionIsAbsentWhenDisabled() {
+		this.properties.getEviction().setEnabled(false);
+		assertThat(mapper(HttpClientSettings.defaults()).eviction()).isNull();
+	}
+
+	@Test
+	void evictionCarriesIntervalAndIdleTimeout() {
+		this.properties.getEviction().setInterval(Duration.ofSeconds(2));
+		this.properties.getEviction().setIdleTimeout(Duration.ofSeconds(9));
+		assertThat(mapper(HttpClientSettings.defaults()).eviction())
+			.satisfies((eviction) -> {
+				assertThat(eviction.interval()).isEqualTo(Duration.ofSeconds(2));
+				assertThat(eviction.idleTimeout()).isEqualTo(Duration.ofSeconds(9));
+			});
+	}
+
+	@Test
+	void durationsUnderAMillisecondAreRoundedUpToOneMillisecondNotDownToNoTimeout() {
+		this.properties.setConnectTimeout(Duration.ofNanos(999_000));
+		this.properties.setResponseTimeout(Duration.ofNanos(500_000));
+		this.properties.setConnectionRequestTimeout(Duration.ofNanos(1));
+		this.properties.setValidateAfterInactivity(Duration.ofNanos(500_000));
+		this.properties.setTimeToLive(Duration.ofNanos(500_000));
+		HttpPoolClientProperties.Route route = new HttpPoolClientProperties.Route();
+		route.setResponseTimeout(Duration.ofNanos(100_000));
+		route.setConnectTimeout(Duration.ofNanos(1));
+		route.setTimeToLive(Duration.ofNanos(1));
+		this.properties.getRoutes().put("slow.example.com", route);
+		this.properties.getEviction().setInterval(Duration.ofNanos(1));
+		this.properties.getEviction().setIdleTimeout(Duration.ofNanos(1));
+		HttpPoolPropertiesMapper mapper = mapper(HttpClientSettings.defaults());
+		ConnectionConfig connection = mapper.connectionConfig();
+		assertThat(connection.getConnectTimeout()).isEqualTo(Timeout.ofMilliseconds(1));
+		assertThat(connection.getSocketTimeout()).isEqualTo(Timeout.ofMilliseconds(1));
+		assertThat(connection.getValidateAfterInactivity()).isEqualTo(TimeValue.ofMilliseconds(1));
+		assertThat(connection.getTimeToLive()).isEqualTo(TimeValue.ofMilliseconds(1));
+		assertThat(mapper.socketConfig().getSoTimeout()).isEqualTo(Timeout.ofMilliseconds(1));
+		assertThat(mapper.tlsConfig().getHandshakeTimeout()).isEqualTo(Timeout.ofMilliseconds(1));
+		assertThat(mapper.requestConfig().getConnectionRequestTimeout()).isEqualTo(Timeout.ofMilliseconds(1));
+		assertThat(mapper.routeConnectionConfigs().values()).singleElement().satisfies((config) -> {
+			assertThat(config.getSocketTimeout()).isEqualTo(Timeout.ofMilliseconds(1));
+			assertThat(config.getConnectTimeout()).isEqualTo(Timeout.ofMilliseconds(1));
+			assertThat(config.getTimeToLive()).isEqualTo(TimeValue.ofMilliseconds(1));
+		});
+		assertThat(mapper.eviction()).satisfies((eviction) -> {
+			assertThat(eviction.interval()).isEqualTo(Duration.ofMillis(1));
+			assertThat(eviction.idleTimeout()).isEqualTo(Duration.ofMillis(1));
+		});
+	}
+
+	@Test
+	void durationsOfWholeMillisecondsAreKeptAsTheyAre() {
+		this.properties.setResponseTimeout(Duration.ofNanos(1_500_000));
+		this.properties.setConnectTimeout(Duration.ofMillis(7));
+		HttpPoolPropertiesMapper mapper = mapper(HttpClientSettings.defaults());
+		assertThat(mapper.connectionConfig().getSocketTimeout()).isEqualTo(Timeout.ofMilliseconds(2));
+		assertThat(mapper.connectionConfig().getConnectTimeout()).isEqualTo(Timeout.ofMilliseconds(7));
+	}
+
+	private HttpPoolPropertiesMapper mapper(HttpClientSettings baseline) {
+		return new HttpPoolPropertiesMapper(client(baseline));
+	}
+
+	private ResolvedClient client(HttpClientSettings baseline) {
+		return new ResolvedClient(HttpPoolAutoConfiguration.DEFAULT_CLIENT, this.properties, baseline, null);
+	}
+
+}

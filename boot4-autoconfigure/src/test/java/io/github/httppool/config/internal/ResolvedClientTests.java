@@ -1,0 +1,93 @@
+package io.github.httppool.config.internal;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.time.Duration;
+import java.util.List;
+
+import io.github.httppool.config.HttpPoolClientProperties;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.boot.convert.DurationStyle;
+import org.springframework.boot.http.client.HttpClientSettings;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Tests for {@link ResolvedClient}: the defaults it applies and what it cannot parse.
+ */
+class ResolvedClientTests {
+
+	private static final String METADATA = "META-INF/additional-spring-configuration-metadata.json";
+
+	@Test
+	void connectAndResponseTimeoutsDefaultToTheValuesTheMetadataDocuments() throws IOException {
+		ResolvedClient client = new ResolvedClient("default", new HttpPoolClientProperties(),
+				HttpClientSettings.defaults(), null);
+		assertThat(client.connectTimeout()).isEqualTo(documentedDefault("http.pool.connect-timeout"));
+		assertThat(client.responseTimeout()).isEqualTo(documentedDefault("http.pool.response-timeout"));
+		assertThat(client.configuredResponseTimeout()).isNull();
+	}
+
+	@Test
+	void aResponseTimeoutFromSpringBootCountsAsConfigured() {
+		ResolvedClient client = new ResolvedClient("default", new HttpPoolClientProperties(),
+				HttpClientSettings.defaults().withReadTimeout(Duration.ofSeconds(7)), null);
+		assertThat(client.configuredResponseTimeout()).isEqualTo(Duration.ofSeconds(7));
+	}
+
+	@Test
+	void routeKeysAndWarmupTargetsThatCannotBeParsedAreLeftOutAndReportedOnce() {
+		HttpPoolClientProperties properties = new HttpPoolClientProperties();
+		properties.getRoutes().put("https://partner.example.com", new HttpPoolClientProperties.Route());
+		properties.getRoutes().put("https://PARTNER.example.com:443", new HttpPoolClientProperties.Route());
+		properties.getRoutes().put("ftp://files.example.com", new HttpPoolClientProperties.Route());
+		HttpPoolClientProperties.Warmup.Target target = new HttpPoolClientProperties.Warmup.Target();
+		target.setUrl("https://partner.example.com");
+		target.getRequests().addAll(List.of("HEAD /health", "health"));
+		properties.getWarmup().getTargets().add(target);
+		ResolvedClient client = new ResolvedClient("partner", properties, HttpClientSettings.defaults(), null);
+		assertThat(client.routes()).hasSize(1);
+		assertThat(client.routeKeys()).containsOnlyKeys("https://partner.example.com",
+				"https://PARTNER.example.com:443");
+		assertThat(client.problems()).extracting(ResolvedClient.Problem::property)
+			.containsExactly("routes[https://PARTNER.example.com:443]", "routes[ftp://files.example.com]",
+					"warmup.targets[0].requests[1]");
+		assertThat(client.parsedWarmupTargets()).singleElement()
+			.satisfies((parsed) -> assertThat(parsed.requests()).hasSize(1));
+	}
+
+	@Test
+	void aClientCallsHttpsWhenARouteKeyOrAWarmupTargetIsAnHttpsUrl() {
+		HttpPoolClientProperties routed = new HttpPoolClientProperties();
+		routed.getRoutes().put("HTTPS://partner.example.com", new HttpPoolClientProperties.Route());
+		HttpPoolClientProperties warmed = new HttpPoolClientProperties();
+		HttpPoolClientProperties.Warmup.Target target = new HttpPoolClientProperties.Warmup.Target();
+		target.setUrl("https://partner.example.com");
+		warmed.getWarmup().getTargets().add(target);
+		HttpPoolClientProperties plain = new HttpPoolClientProperties();
+		plain.getRoutes().put("partner.example.com", new HttpPoolClientProperties.Route());
+		assertThat(resolve(routed).callsHttps()).isTrue();
+		assertThat(resolve(warmed).callsHttps()).isTrue();
+		assertThat(resolve(plain).callsHttps()).isFalse();
+	}
+
+	private static ResolvedClient resolve(HttpPoolClientProperties properties) {
+		return new ResolvedClient("partner", properties, HttpClientSettings.defaults(), null);
+	}
+
+	private static Duration documentedDefault(String property) throws IOException {
+		try (InputStream in = ResolvedClientTests.class.getClassLoader().getResourceAsStream(METADATA)) {
+			JsonNode metadata = JsonMapper.builder().build().readTree(in);
+			for (JsonNode entry : metadata.get("properties")) {
+				if (property.equals(entry.get("name").asString())) {
+					return DurationStyle.detectAndParse(entry.get("defaultValue").asString());
+				}
+			}
+		}
+		throw new IllegalStateException("No metadata for " + property);
+	}
+
+}

@@ -1,0 +1,142 @@
+package io.github.httppool.autoconfigure.warmup;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+import io.github.httppool.config.HttpPoolClientProperties;
+import io.github.httppool.config.HttpPoolProperties;
+import io.github.httppool.config.internal.HttpPoolClients;
+import io.github.httppool.config.internal.PooledClients;
+import io.github.httppool.pool.internal.SpringBootHttpClientFeatures;
+import io.github.httppool.config.internal.ResolvedClient;
+import io.github.httppool.pool.HttpPool;
+import io.github.httppool.pool.HttpPools;
+import io.github.httppool.pool.internal.Milliseconds;
+import io.github.httppool.warmup.HttpPoolWarmer;
+import io.github.httppool.warmup.internal.KeepWarm;
+import io.github.httppool.warmup.internal.PoolWarmup;
+import io.github.httppool.warmup.internal.RehearsalRun;
+import io.github.httppool.warmup.internal.WarmupRunner;
+import org.apache.commons.logging.LogFactory;
+import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.BeanFactoryPostProcessor;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.context.annotation.Bean;
+import org.springframework.core.env.Environment;
+import org.springframework.web.client.RestClient;
+
+/**
+ * Auto-configuration of the warm-up of the managed pools ({@code http.pool.warmup.*},
+ * {@code http.pool.clients.<name>.warmup.*}): the rehearsal, started once the bean
+ * definitions are known; the runner that warms the pools up before readiness; keep-warm.
+ *
+ * @since 0.1.0
+ */
+@AutoConfiguration(afterName = "io.github.httppool.autoconfigure.HttpPoolAutoConfiguration")
+@ConditionalOnClass({ PoolingHttpClientConnectionManager.class, RestClient.class })
+@ConditionalOnBooleanProperty(name = "http.pool.enabled", matchIfMissing = true)
+@ConditionalOnBean({ HttpPools.class, HttpPoolClients.class, PooledClients.class })
+public final class HttpPoolWarmupAutoConfiguration {
+
+	@Bean
+	static BeanFactoryPostProcessor httpPoolEarlyRehearsal(Environment environment) {
+		return (beanFactory) -> {
+			if (Boolean.getBoolean("spring.aot.processing")) {
+				return;
+			}
+			try {
+				List<ResolvedClient> clients = HttpPoolClients
+					.bindUnchecked(Binder.get(environment).bindOrCreate("http.pool", HttpPoolProperties.class),
+							environment)
+					.entrySet()
+					.stream()
+					.map((client) -> new ResolvedClient(client.getKey(), client.getValue(),
+							SpringBootHttpClientFeatures.defaults(), null))
+					.toList();
+				RehearsalRun.Plan plan = plan(clients);
+				if (plan != null) {
+					RehearsalRun.startEarly(plan, budget(clients), PooledClients.earlyRehearsalClients());
+				}
+			}
+			catch (RuntimeException ex) {
+				LogFactory.getLog(HttpPoolWarmupAutoConfiguration.class)
+					.debug("HTTP pools: the rehearsal starts with the warm-up instead of early", ex);
+			}
+		};
+	}
+
+	@Bean
+	@ConditionalOnMissingBean(HttpPoolWarmer.class)
+	WarmupRunner httpPoolWarmer(HttpPoolClients httpPoolClients, HttpPools httpPools,
+			PooledClients pooledClients) {
+		List<PoolWarmup> warmups = new ArrayList<>();
+		List<ResolvedClient> pooled = new ArrayList<>();
+		for (String name : httpPoolClients.names()) {
+			ResolvedClient client = httpPoolClients.client(name);
+			HttpPool pool = httpPools.get(name);
+			if (pool != null) {
+				pooled.add(client);
+				if (client.properties().getWarmup().isEnabled()) {
+					warmups.add(warmup(client, pool, pooledClients));
+				}
+			}
+		}
+		return new WarmupRunner(warmups, budget(pooled), plan(pooled), pooledClients.rehearsalClients());
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	@ConditionalOnBean(WarmupRunner.class)
+	KeepWarm httpPoolKeepWarm(WarmupRunner httpPoolWarmer) {
+		return new KeepWarm(httpPoolWarmer);
+	}
+
+	/** The budget of the whole warm-up: the largest of the clients'. */
+	private static Duration budget(Collection<ResolvedClient> clients) {
+		return Milliseconds.roundUp(clients.stream()
+			.map((client) -> client.properties().getWarmup())
+			.filter(HttpPoolClientProperties.Warmup::isEnabled)
+			.map(HttpPoolClientProperties.Warmup::getBudget)
+			.max(Duration::compareTo)
+			.orElseGet(() -> new HttpPoolClientProperties.Warmup().getBudget()));
+	}
+
+	/** What the rehearsal covers for all clients together, {@code null} for nothing. */
+	private static RehearsalRun.@Nullable Plan plan(Collection<ResolvedClient> clients) {
+		int requests = 0;
+		Set<Class<?>> types = new LinkedHashSet<>();
+		boolean tls = false;
+		for (ResolvedClient client : clients) {
+			HttpPoolClientProperties.Warmup warmup = client.properties().getWarmup();
+			if (warmup.isEnabled() && warmup.getRehearsal().isEnabled()) {
+				requests = Math.max(requests, warmup.getRehearsal().getRequests());
+				types.addAll(warmup.getRehearsal().getTypes());
+				tls |= client.callsHttps();
+			}
+		}
+		return (requests > 0) ? new RehearsalRun.Plan(requests, List.copyOf(types), tls) : null;
+	}
+
+	private static PoolWarmup warmup(ResolvedClient client, HttpPool pool, PooledClients pooledClients) {
+		HttpPoolClientProperties properties = client.properties();
+		HttpPoolClientProperties.Warmup warmup = properties.getWarmup();
+		PoolWarmup.Settings settings = new PoolWarmup.Settings(warmup.isFailOnError(),
+				Milliseconds.roundUp(warmup.getKeepWarm().intervalOrDefault(properties.getValidateAfterInactivity())),
+				client.propertyPrefix() + "warmup.");
+		return new PoolWarmup(pool, client.routePlanner(), client.warmupTargets(), settings,
+				() -> pooledClients.restClientBuilder(client.name()));
+	}
+
+}

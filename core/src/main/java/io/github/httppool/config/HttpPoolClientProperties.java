@@ -1,0 +1,921 @@
+package io.github.httppool.config;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.jspecify.annotations.Nullable;
+
+
+/**
+ * The settings of one client and its connection pool: the default client binds them
+ * under {@code http.pool}, each named client under {@code http.pool.clients.<name>},
+ * inheriting every value it does not set from {@code http.pool}.
+ *
+ * @since 0.1.0
+ */
+public class HttpPoolClientProperties {
+
+	/**
+	 * Base URL that relative request URIs of the client's RestClient and RestTemplate are
+	 * resolved against.
+	 */
+	private @Nullable String baseUrl;
+
+	/**
+	 * Headers added to every request of the client's RestClient and RestTemplate.
+	 */
+	private final Map<String, List<String>> defaultHeaders = new LinkedHashMap<>();
+
+	/**
+	 * Names of the HTTP service groups (@ImportHttpServices) whose clients use this
+	 * client's pool; a group named like a client uses that client's pool without being
+	 * listed.
+	 */
+	private final List<String> serviceGroups = new ArrayList<>();
+
+	/**
+	 * Maximum number of connections in the pool, across all routes.
+	 */
+	private int maxTotal = 200;
+
+	/**
+	 * Maximum number of connections to one route (scheme, host and port).
+	 */
+	private int maxPerRoute = 50;
+
+	/**
+	 * Maximum number of callers that may wait for a connection to one route; the next
+	 * caller fails at once instead of queueing. When not set (or -1), no limit.
+	 */
+	private @Nullable Integer maxPendingLeases;
+
+	/**
+	 * Maximum time a caller waits to lease a connection from a fully used pool before it
+	 * fails.
+	 */
+	private Duration connectionRequestTimeout = Duration.ofSeconds(5);
+
+	/**
+	 * Maximum time to establish a connection, TLS handshake included. When not set,
+	 * 'spring.http.clients.connect-timeout' applies, else 5s.
+	 */
+	private @Nullable Duration connectTimeout;
+
+	/**
+	 * Maximum time to wait for response data once a request is sent. When not set,
+	 * 'spring.http.clients.read-timeout' applies, else 30s.
+	 */
+	private @Nullable Duration responseTimeout;
+
+	/**
+	 * Maximum time for a whole call: waiting for a connection, connecting, sending, and
+	 * reading the response to its last byte, retries and redirects included. When it
+	 * runs out the exchange is aborted and its connection closed. Not set: no overall
+	 * deadline, each wait is bounded by its own timeout.
+	 */
+	private @Nullable Duration callTimeout;
+
+	/**
+	 * Idle time after which a pooled connection is checked for staleness before it is
+	 * reused.
+	 */
+	private Duration validateAfterInactivity = Duration.ofSeconds(2);
+
+	/**
+	 * Maximum lifetime of a connection, so that DNS and load-balancer changes are picked
+	 * up; each connection lives a random share of it, up to 5% less, so that connections
+	 * opened together are not renewed together.
+	 */
+	private Duration timeToLive = Duration.ofMinutes(10);
+
+	/**
+	 * How long a connection may stay leased before a WARN with the stack trace of the
+	 * code that leased it reports a possible leak; not set turns leak detection off.
+	 */
+	private @Nullable Duration leakDetectionThreshold;
+
+	/**
+	 * How the pool enforces its limits.
+	 */
+	private ConcurrencyPolicy concurrencyPolicy = ConcurrencyPolicy.STRICT;
+
+	/**
+	 * Which idle connection is reused first.
+	 */
+	private ReusePolicy reusePolicy = ReusePolicy.LIFO;
+
+	private final KeepAlive keepAlive = new KeepAlive();
+
+	private final Eviction eviction = new Eviction();
+
+	private final Retry retry = new Retry();
+
+	private final Dns dns = new Dns();
+
+	private final Ssl ssl = new Ssl();
+
+	private final Proxy proxy = new Proxy();
+
+	private final Warmup warmup = new Warmup();
+
+	/**
+	 * Settings for individual upstreams, keyed by URL ('https://host', 'http://host:8080')
+	 * or by host name (http on port 80 and https on port 443); unset values come from the
+	 * client.
+	 */
+	private final Map<String, Route> routes = new LinkedHashMap<>();
+
+	public @Nullable String getBaseUrl() {
+		return this.baseUrl;
+	}
+
+	public void setBaseUrl(@Nullable String baseUrl) {
+		this.baseUrl = baseUrl;
+	}
+
+	public Map<String, List<String>> getDefaultHeaders() {
+		return this.defaultHeaders;
+	}
+
+	public List<String> getServiceGroups() {
+		return this.serviceGroups;
+	}
+
+	public int getMaxTotal() {
+		return this.maxTotal;
+	}
+
+	public void setMaxTotal(int maxTotal) {
+		this.maxTotal = maxTotal;
+	}
+
+	public int getMaxPerRoute() {
+		return this.maxPerRoute;
+	}
+
+	public void setMaxPerRoute(int maxPerRoute) {
+		this.maxPerRoute = maxPerRoute;
+	}
+
+	public @Nullable Integer getMaxPendingLeases() {
+		return this.maxPendingLeases;
+	}
+
+	public void setMaxPendingLeases(@Nullable Integer maxPendingLeases) {
+		this.maxPendingLeases = maxPendingLeases;
+	}
+
+	public Duration getConnectionRequestTimeout() {
+		return this.connectionRequestTimeout;
+	}
+
+	public void setConnectionRequestTimeout(Duration connectionRequestTimeout) {
+		this.connectionRequestTimeout = connectionRequestTimeout;
+	}
+
+	public @Nullable Duration getConnectTimeout() {
+		return this.connectTimeout;
+	}
+
+	public void setConnectTimeout(@Nullable Duration connectTimeout) {
+		this.connectTimeout = connectTimeout;
+	}
+
+	public @Nullable Duration getResponseTimeout() {
+		return this.responseTimeout;
+	}
+
+	public void setResponseTimeout(@Nullable Duration responseTimeout) {
+		this.responseTimeout = responseTimeout;
+	}
+
+	public @Nullable Duration getCallTimeout() {
+		return this.callTimeout;
+	}
+
+	public void setCallTimeout(@Nullable Duration callTimeout) {
+		this.callTimeout = callTimeout;
+	}
+
+	public Duration getValidateAfterInactivity() {
+		return this.validateAfterInactivity;
+	}
+
+	public void setValidateAfterInactivity(Duration validateAfterInactivity) {
+		this.validateAfterInactivity = validateAfterInactivity;
+	}
+
+	public Duration getTimeToLive() {
+		return this.timeToLive;
+	}
+
+	public void setTimeToLive(Duration timeToLive) {
+		this.timeToLive = timeToLive;
+	}
+
+	public @Nullable Duration getLeakDetectionThreshold() {
+		return this.leakDetectionThreshold;
+	}
+
+	public void setLeakDetectionThreshold(@Nullable Duration leakDetectionThreshold) {
+		this.leakDetectionThreshold = leakDetectionThreshold;
+	}
+
+	public ConcurrencyPolicy getConcurrencyPolicy() {
+		return this.concurrencyPolicy;
+	}
+
+	public void setConcurrencyPolicy(ConcurrencyPolicy concurrencyPolicy) {
+		this.concurrencyPolicy = concurrencyPolicy;
+	}
+
+	public ReusePolicy getReusePolicy() {
+		return this.reusePolicy;
+	}
+
+	public void setReusePolicy(ReusePolicy reusePolicy) {
+		this.reusePolicy = reusePolicy;
+	}
+
+	public KeepAlive getKeepAlive() {
+		return this.keepAlive;
+	}
+
+	public Eviction getEviction() {
+		return this.eviction;
+	}
+
+	public Retry getRetry() {
+		return this.retry;
+	}
+
+	public Dns getDns() {
+		return this.dns;
+	}
+
+	public Ssl getSsl() {
+		return this.ssl;
+	}
+
+	public Proxy getProxy() {
+		return this.proxy;
+	}
+
+	public Warmup getWarmup() {
+		return this.warmup;
+	}
+
+	public Map<String, Route> getRoutes() {
+		return this.routes;
+	}
+
+	/**
+	 * How long idle connections are kept for reuse.
+	 */
+	public static class KeepAlive {
+
+		/**
+		 * How long an idle connection is kept when the server sends no 'Keep-Alive:
+		 * timeout' header.
+		 */
+		private Duration defaultTimeout = Duration.ofSeconds(20);
+
+		/**
+		 * Upper bound of how long an idle connection is kept, whatever the server says;
+		 * keep it below the idle timeout of load balancers on the way.
+		 */
+		private Duration maxTimeout = Duration.ofSeconds(60);
+
+		/**
+		 * Time subtracted from the server's 'Keep-Alive: timeout' so that the client
+		 * stops reusing a connection before the server closes it.
+		 */
+		private Duration safetyMargin = Duration.ofSeconds(1);
+
+		public Duration getDefaultTimeout() {
+			return this.defaultTimeout;
+		}
+
+		public void setDefaultTimeout(Duration defaultTimeout) {
+			this.defaultTimeout = defaultTimeout;
+		}
+
+		public Duration getMaxTimeout() {
+			return this.maxTimeout;
+		}
+
+		public void setMaxTimeout(Duration maxTimeout) {
+			this.maxTimeout = maxTimeout;
+		}
+
+		public Duration getSafetyMargin() {
+			return this.safetyMargin;
+		}
+
+		public void setSafetyMargin(Duration safetyMargin) {
+			this.safetyMargin = safetyMargin;
+		}
+
+	}
+
+	/**
+	 * Background closing of expired and idle connections.
+	 */
+	public static class Eviction {
+
+		/**
+		 * Whether a background task closes expired connections and connections idle
+		 * longer than 'idle-timeout'.
+		 */
+		private boolean enabled = true;
+
+		/**
+		 * How often the pool is checked for connections to close.
+		 */
+		private Duration interval = Duration.ofSeconds(5);
+
+		/**
+		 * Idle time after which a pooled connection is closed, even if its keep-alive has
+		 * not expired.
+		 */
+		private Duration idleTimeout = Duration.ofSeconds(30);
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public Duration getInterval() {
+			return this.interval;
+		}
+
+		public void setInterval(Duration interval) {
+			this.interval = interval;
+		}
+
+		public Duration getIdleTimeout() {
+			return this.idleTimeout;
+		}
+
+		public void setIdleTimeout(Duration idleTimeout) {
+			this.idleTimeout = idleTimeout;
+		}
+
+	}
+
+	/**
+	 * Automatic retry of requests that failed on the connection before a response
+	 * arrived.
+	 */
+	public static class Retry {
+
+		/**
+		 * Maximum number of retries of a request whose connection failed before a
+		 * response arrived (a stale or reset connection); 0 disables retries.
+		 */
+		private int maxRetries = 1;
+
+		/**
+		 * Whether requests with non-idempotent methods (POST, PATCH) are retried too; a
+		 * server may then process them twice.
+		 */
+		private boolean nonIdempotent = false;
+
+		public int getMaxRetries() {
+			return this.maxRetries;
+		}
+
+		public void setMaxRetries(int maxRetries) {
+			this.maxRetries = maxRetries;
+		}
+
+		public boolean isNonIdempotent() {
+			return this.nonIdempotent;
+		}
+
+		public void setNonIdempotent(boolean nonIdempotent) {
+			this.nonIdempotent = nonIdempotent;
+		}
+
+	}
+
+	/**
+	 * How the pool follows the addresses its host names resolve to.
+	 */
+	public static class Dns {
+
+		/**
+		 * How often the host names the pool holds connections to are resolved again, so
+		 * that new addresses receive connections and connections to addresses that left
+		 * are closed; the JVM's own DNS cache (networkaddress.cache.ttl) still applies.
+		 */
+		private Duration refreshInterval = Duration.ofSeconds(5);
+
+		public Duration getRefreshInterval() {
+			return this.refreshInterval;
+		}
+
+		public void setRefreshInterval(Duration refreshInterval) {
+			this.refreshInterval = refreshInterval;
+		}
+
+	}
+
+	/**
+	 * TLS settings.
+	 */
+	public static class Ssl {
+
+		/**
+		 * Name of the SSL bundle (spring.ssl.bundle.*) that provides trust material and,
+		 * for mutual TLS, the client key. When not set, 'spring.http.clients.ssl.bundle'
+		 * applies, else the JVM's default trust store.
+		 */
+		private @Nullable String bundle;
+
+		public @Nullable String getBundle() {
+			return this.bundle;
+		}
+
+		public void setBundle(@Nullable String bundle) {
+			this.bundle = bundle;
+		}
+
+	}
+
+	/**
+	 * HTTP proxy that the client's requests go through.
+	 */
+	public static class Proxy {
+
+		/**
+		 * Host of the HTTP proxy. When not set, the JVM's proxy settings (http.proxyHost,
+		 * https.proxyHost, the default ProxySelector) apply.
+		 */
+		private @Nullable String host;
+
+		/**
+		 * Port of the HTTP proxy.
+		 */
+		private int port = 8080;
+
+		/**
+		 * Hosts reached without the proxy; '*' matches any characters, as in
+		 * 'localhost', '*.internal' or '10.*'.
+		 */
+		private List<String> nonProxyHosts = new ArrayList<>();
+
+		/**
+		 * User name for proxy authentication (Basic).
+		 */
+		private @Nullable String username;
+
+		/**
+		 * Password for proxy authentication; never logged.
+		 */
+		private @Nullable String password;
+
+		public @Nullable String getHost() {
+			return this.host;
+		}
+
+		public void setHost(@Nullable String host) {
+			this.host = host;
+		}
+
+		public int getPort() {
+			return this.port;
+		}
+
+		public void setPort(int port) {
+			this.port = port;
+		}
+
+		public List<String> getNonProxyHosts() {
+			return this.nonProxyHosts;
+		}
+
+		public void setNonProxyHosts(List<String> nonProxyHosts) {
+			this.nonProxyHosts = nonProxyHosts;
+		}
+
+		public @Nullable String getUsername() {
+			return this.username;
+		}
+
+		public void setUsername(@Nullable String username) {
+			this.username = username;
+		}
+
+		public @Nullable String getPassword() {
+			return this.password;
+		}
+
+		public void setPassword(@Nullable String password) {
+			this.password = password;
+		}
+
+	}
+
+	/**
+	 * Warm-up at start-up, before the application reports itself ready, and keep-warm of
+	 * idle connections afterwards.
+	 */
+	public static class Warmup {
+
+		/**
+		 * Whether the client is warmed up at start-up, before the application reports
+		 * itself ready to accept traffic.
+		 */
+		private boolean enabled = true;
+
+		/**
+		 * Maximum time the warm-up may add to start-up, all clients together (the largest
+		 * of the clients' budgets applies); what is not done by then is abandoned and
+		 * reported as a failure.
+		 */
+		private Duration budget = Duration.ofSeconds(5);
+
+		/**
+		 * Whether a target that cannot be warmed up (unreachable, DNS or TLS error, budget
+		 * exceeded, error response to a warm-up request) fails start-up instead of being
+		 * logged as a warning.
+		 */
+		private boolean failOnError = false;
+
+		/**
+		 * Upstreams to open connections to at start-up, without sending requests, each
+		 * with 'url', 'connections' (default 1), 'min-idle' (default 0) and 'requests';
+		 * named clients do not inherit them.
+		 */
+		private final List<Target> targets = new ArrayList<>();
+
+		private final Rehearsal rehearsal = new Rehearsal();
+
+		private final KeepWarm keepWarm = new KeepWarm();
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public Duration getBudget() {
+			return this.budget;
+		}
+
+		public void setBudget(Duration budget) {
+			this.budget = budget;
+		}
+
+		public boolean isFailOnError() {
+			return this.failOnError;
+		}
+
+		public void setFailOnError(boolean failOnError) {
+			this.failOnError = failOnError;
+		}
+
+		public List<Target> getTargets() {
+			return this.targets;
+		}
+
+		public Rehearsal getRehearsal() {
+			return this.rehearsal;
+		}
+
+		public KeepWarm getKeepWarm() {
+			return this.keepWarm;
+		}
+
+		/**
+		 * An upstream whose connections are opened at start-up and optionally kept warm.
+		 */
+		public static class Target {
+
+			/**
+			 * URL of the upstream, such as https://partner.example.com; its scheme, host
+			 * and port select the connections, its path is only the base of 'requests'.
+			 */
+			private @Nullable String url;
+
+			/**
+			 * Number of connections opened to the upstream at start-up.
+			 */
+			private int connections = 1;
+
+			/**
+			 * Number of idle connections to the upstream kept open across idle periods,
+			 * re-opened in the background without requests when closed; 0 turns
+			 * keep-warm off.
+			 */
+			private int minIdle = 0;
+
+			/**
+			 * Real requests sent to the upstream at the end of the warm-up, each as
+			 * 'METHOD path' such as 'HEAD /health', the path resolved against 'url'.
+			 */
+			private final List<String> requests = new ArrayList<>();
+
+			public @Nullable String getUrl() {
+				return this.url;
+			}
+
+			public void setUrl(@Nullable String url) {
+				this.url = url;
+			}
+
+			public int getConnections() {
+				return this.connections;
+			}
+
+			public void setConnections(int connections) {
+				this.connections = connections;
+			}
+
+			public int getMinIdle() {
+				return this.minIdle;
+			}
+
+			public void setMinIdle(int minIdle) {
+				this.minIdle = minIdle;
+			}
+
+			public List<String> getRequests() {
+				return this.requests;
+			}
+
+		}
+
+		/**
+		 * Rehearsal of the client's request path against an in-process loopback
+		 * endpoint, so that classes are loaded and hot code is compiled before the
+		 * first real request; nothing is sent to any upstream.
+		 */
+		public static class Rehearsal {
+
+			/**
+			 * Whether the request path (RestClient, message conversion, HttpClient,
+			 * connection handling) is rehearsed at start-up, once per JVM for all clients,
+			 * on a throw-away pool against an in-process loopback endpoint.
+			 */
+			private boolean enabled = true;
+
+			/**
+			 * Number of rehearsal requests, sent over HTTP and again over TLS when a client
+			 * calls HTTPS upstreams; the largest of the clients' values applies.
+			 */
+			private int requests = 100;
+
+			/**
+			 * Application types (request and response bodies of the client's calls) that
+			 * the rehearsal reads from an empty JSON document, and writes and reads back
+			 * when that makes an instance, so that their JSON deserializers and serializers
+			 * are built and compiled before the first real call. Needs Jackson.
+			 */
+			private List<Class<?>> types = new ArrayList<>();
+
+			public boolean isEnabled() {
+				return this.enabled;
+			}
+
+			public void setEnabled(boolean enabled) {
+				this.enabled = enabled;
+			}
+
+			public int getRequests() {
+				return this.requests;
+			}
+
+			public void setRequests(int requests) {
+				this.requests = requests;
+			}
+
+			public List<Class<?>> getTypes() {
+				return this.types;
+			}
+
+			public void setTypes(List<Class<?>> types) {
+				this.types = types;
+			}
+
+		}
+
+		/**
+		 * Background re-opening of the idle connections of targets with 'min-idle'.
+		 */
+		public static class KeepWarm {
+
+			/**
+			 * How often the idle connections of targets with 'min-idle' are checked and
+			 * the closed ones re-opened, at least 'validate-after-inactivity' and below
+			 * 'eviction.idle-timeout' and 'keep-alive.default-timeout'; when not set,
+			 * 'validate-after-inactivity' but at least 1s, so that requests after an idle
+			 * period rarely have to check a kept connection themselves.
+			 */
+			private @Nullable Duration interval;
+
+			public @Nullable Duration getInterval() {
+				return this.interval;
+			}
+
+			public void setInterval(@Nullable Duration interval) {
+				this.interval = interval;
+			}
+
+			/**
+			 * Return the interval, or its default when not set.
+			 * @param validateAfterInactivity the client's 'validate-after-inactivity'
+			 * @return the interval to use
+			 */
+			public Duration intervalOrDefault(Duration validateAfterInactivity) {
+				if (this.interval != null) {
+					return this.interval;
+				}
+				Duration minimum = Duration.ofSeconds(1);
+				return (validateAfterInactivity.compareTo(minimum) > 0) ? validateAfterInactivity : minimum;
+			}
+
+		}
+
+	}
+
+	/**
+	 * Settings for one upstream inside a client's pool.
+	 */
+	public static class Route {
+
+		/**
+		 * Maximum number of connections to this upstream; when not set, 'max-per-route'
+		 * applies.
+		 */
+		private @Nullable Integer maxConnections;
+
+		/**
+		 * Maximum number of callers that may wait for a connection to this upstream;
+		 * when not set, 'max-pending-leases' applies.
+		 */
+		private @Nullable Integer maxPendingLeases;
+
+		/**
+		 * Maximum time to establish a connection to this upstream, TLS handshake
+		 * included.
+		 */
+		private @Nullable Duration connectTimeout;
+
+		/**
+		 * Maximum time to wait for response data from this upstream.
+		 */
+		private @Nullable Duration responseTimeout;
+
+		/**
+		 * Maximum time for a whole call to this upstream, response body included.
+		 */
+		private @Nullable Duration callTimeout;
+
+		/**
+		 * Maximum lifetime of a connection to this upstream.
+		 */
+		private @Nullable Duration timeToLive;
+
+		/**
+		 * Upper bound of how long an idle connection to this upstream is kept.
+		 */
+		private @Nullable Duration keepAliveMaxTimeout;
+
+		/**
+		 * TLS settings of the connections to this upstream.
+		 */
+		private final RouteSsl ssl = new RouteSsl();
+
+		public @Nullable Integer getMaxConnections() {
+			return this.maxConnections;
+		}
+
+		public void setMaxConnections(@Nullable Integer maxConnections) {
+			this.maxConnections = maxConnections;
+		}
+
+		public @Nullable Integer getMaxPendingLeases() {
+			return this.maxPendingLeases;
+		}
+
+		public void setMaxPendingLeases(@Nullable Integer maxPendingLeases) {
+			this.maxPendingLeases = maxPendingLeases;
+		}
+
+		public @Nullable Duration getConnectTimeout() {
+			return this.connectTimeout;
+		}
+
+		public void setConnectTimeout(@Nullable Duration connectTimeout) {
+			this.connectTimeout = connectTimeout;
+		}
+
+		public @Nullable Duration getResponseTimeout() {
+			return this.responseTimeout;
+		}
+
+		public void setResponseTimeout(@Nullable Duration responseTimeout) {
+			this.responseTimeout = responseTimeout;
+		}
+
+		public @Nullable Duration getCallTimeout() {
+			return this.callTimeout;
+		}
+
+		public void setCallTimeout(@Nullable Duration callTimeout) {
+			this.callTimeout = callTimeout;
+		}
+
+		public @Nullable Duration getTimeToLive() {
+			return this.timeToLive;
+		}
+
+		public void setTimeToLive(@Nullable Duration timeToLive) {
+			this.timeToLive = timeToLive;
+		}
+
+		public @Nullable Duration getKeepAliveMaxTimeout() {
+			return this.keepAliveMaxTimeout;
+		}
+
+		public void setKeepAliveMaxTimeout(@Nullable Duration keepAliveMaxTimeout) {
+			this.keepAliveMaxTimeout = keepAliveMaxTimeout;
+		}
+
+		public RouteSsl getSsl() {
+			return this.ssl;
+		}
+
+		/**
+		 * TLS settings of the connections to one upstream.
+		 */
+		public static class RouteSsl {
+
+			/**
+			 * Name of the SSL bundle (spring.ssl.bundle.*) used for connections to this
+			 * upstream, such as the client certificate a partner expects; when not set,
+			 * the client's 'ssl.bundle' applies.
+			 */
+			private @Nullable String bundle;
+
+			public @Nullable String getBundle() {
+				return this.bundle;
+			}
+
+			public void setBundle(@Nullable String bundle) {
+				this.bundle = bundle;
+			}
+
+		}
+
+	}
+
+	/**
+	 * How the pool enforces its limits. OFFLOCK, experimental in HttpClient 5.6, is not
+	 * offered because it mishandles lease timeouts.
+	 */
+	public enum ConcurrencyPolicy {
+
+		/**
+		 * Enforce both the per-route and the total limit exactly (HttpClient's default).
+		 */
+		STRICT,
+
+		/**
+		 * Enforce only the per-route limit, with less lock contention; the total limit is
+		 * not enforced.
+		 */
+		LAX
+
+	}
+
+	/**
+	 * Which idle connection is reused first.
+	 */
+	public enum ReusePolicy {
+
+		/**
+		 * Reuse the most recently used connection, so that surplus connections stay idle
+		 * and get evicted.
+		 */
+		LIFO,
+
+		/**
+		 * Reuse the least recently used connection, spreading requests over all pooled
+		 * connections.
+		 */
+		FIFO
+
+	}
+
+}

@@ -1,0 +1,50 @@
+package io.github.httppool.config.internal;
+
+import io.github.httppool.config.HttpPoolConnectionManagerCustomizer;
+import io.github.httppool.config.HttpPoolHttpClientCustomizer;
+import java.util.List;
+
+import org.apache.hc.client5.http.impl.classic.HttpClientBuilder;
+import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuilder;
+
+/**
+ * The user's {@link HttpPoolConnectionManagerCustomizer} and
+ * {@link HttpPoolHttpClientCustomizer} beans, in order, and what Spring Boot's
+ * {@code ClientHttpRequestFactoryBuilderCustomizer} beans set on the HttpComponents
+ * builder, which applies first.
+ *
+ * @param connectionManager the connection manager customizers
+ * @param httpClient the HTTP client customizers
+ * @param springBoot what Spring Boot's request factory builder customizers set
+ */
+public record HttpPoolBuilderCustomizers(List<HttpPoolConnectionManagerCustomizer> connectionManager,
+		List<HttpPoolHttpClientCustomizer> httpClient, SpringBootBuilderCustomizations springBoot) {
+
+	static final HttpPoolBuilderCustomizers NONE = new HttpPoolBuilderCustomizers(List.of(), List.of());
+
+	public HttpPoolBuilderCustomizers {
+		connectionManager = List.copyOf(connectionManager);
+		httpClient = List.copyOf(httpClient);
+	}
+
+	/**
+	 * Create an instance without Spring Boot's customizations.
+	 * @param connectionManager the connection manager customizers
+	 * @param httpClient the HTTP client customizers
+	 */
+	public HttpPoolBuilderCustomizers(List<HttpPoolConnectionManagerCustomizer> connectionManager,
+			List<HttpPoolHttpClientCustomizer> httpClient) {
+		this(connectionManager, httpClient, SpringBootBuilderCustomizations.NONE);
+	}
+
+	void customize(String clientName, PoolingHttpClientConnectionManagerBuilder builder) {
+		this.springBoot.customize(builder);
+		this.connectionManager.forEach((customizer) -> customizer.customize(clientName, builder));
+	}
+
+	void customize(String clientName, HttpClientBuilder builder) {
+		this.springBoot.customize(builder);
+		this.httpClient.forEach((customizer) -> customizer.customize(clientName, builder));
+	}
+
+}

@@ -1,0 +1,334 @@
+package io.github.httppool.config.internal;
+
+import io.github.httppool.config.HttpPoolProperties;
+import java.net.InetAddress;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.function.Predicate;
+
+import io.github.httppool.pool.HttpPool;
+import io.github.httppool.pool.HttpPools;
+import io.github.httppool.pool.internal.AddressBalancer;
+import io.github.httppool.pool.internal.CallDeadlineHandler;
+import io.github.httppool.pool.internal.ConnectionFailureRetryStrategy;
+import io.github.httppool.pool.internal.ConnectionRetirement;
+import io.github.httppool.pool.internal.NoCookieStore;
+import io.github.httppool.pool.internal.PendingLeaseLimiter;
+import io.github.httppool.pool.internal.PoolMonitor;
+import io.github.httppool.pool.internal.ReloadableTlsSocketStrategy;
+import io.github.httppool.pool.internal.RouteConnectionConfigResolver;
+import io.github.httppool.pool.internal.RouteKey;
+import io.github.httppool.pool.internal.RouteTlsSocketStrategy;
+import io.github.httppool.pool.internal.ServerKeepAlives;
+import io.github.httppool.pool.internal.SpringBootHttpClientFeatures;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.apache.hc.client5.http.DnsResolver;
+import org.apache.hc.client5.http.auth.CredentialsProvider;
+import org.apache.hc.client5.http.config.ConnectionConfig;
+import org.apache.hc.client5.http.impl.ChainElement;
+import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
+import org.apache.hc.client5.http.impl.classic.HttpClientBuilder;
+import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
+import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuilder;
+import org.apache.hc.client5.http.routing.HttpRoutePlanner;
+import org.apache.hc.client5.http.ssl.DefaultClientTlsStrategy;
+import org.apache.hc.client5.http.ssl.TlsSocketStrategy;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.boot.http.client.HttpClientSettings;
+import org.springframework.boot.ssl.SslBundle;
+import org.springframework.boot.ssl.SslBundles;
+
+/**
+ * Creates complete {@link HttpPool pools}: connection manager, HTTP client, monitor,
+ * connection retirement and the record of what servers announce about keep-alive, from
+ * a client's {@link ResolvedClient settings}. One definition serves the default client's
+ * pool, the named clients' pools, the pools for another SSL bundle or address filter and
+ * the warm-up rehearsal's throw-away pool.
+ */
+public final class HttpPoolFactory {
+
+	private static final Log logger = LogFactory.getLog(HttpPoolFactory.class);
+
+	private final HttpClientSettings baseline;
+
+	private final @Nullable SslBundles sslBundles;
+
+	private final HttpPoolBuilderCustomizers customizers;
+
+	private final @Nullable DnsResolver dnsResolver;
+
+	HttpPoolFactory(HttpClientSettings baseline, @Nullable SslBundles sslBundles,
+			HttpPoolBuilderCustomizers customizers) {
+		this(baseline, sslBundles, customizers, null);
+	}
+
+	/**
+	 * Create a new factory.
+	 * @param baseline Spring Boot's HTTP client settings
+	 * @param sslBundles Spring Boot's SSL bundles, or {@code null} if there are none
+	 * @param customizers the application's builder customizers
+	 * @param dnsResolver the application's DNS resolver, or {@code null}
+	 */
+	public HttpPoolFactory(HttpClientSettings baseline, @Nullable SslBundles sslBundles,
+			HttpPoolBuilderCustomizers customizers, @Nullable DnsResolver dnsResolver) {
+		this.baseline = baseline;
+		this.sslBundles = sslBundles;
+		this.customizers = customizers;
+		this.dnsResolver = dnsResolver;
+	}
+
+	HttpClientSettings baseline() {
+		return this.baseline;
+	}
+
+	/**
+	 * Create the pool of every client; the default client's on the application's own
+	 * connection manager or HTTP client where given.
+	 * @param clients the clients
+	 * @param connectionManager the application's connection manager, or {@code null}
+	 * @param httpClient the application's HTTP client, or {@code null}
+	 * @return the pools
+	 */
+	public HttpPools createPools(HttpPoolClients clients, @Nullable PoolingHttpClientConnectionManager connectionManager,
+			@Nullable CloseableHttpClient httpClient) {
+		HttpPools pools = new HttpPools();
+		for (String name : clients.names()) {
+			boolean isDefault = HttpPoolProperties.DEFAULT_CLIENT.equals(name);
+			pools.register(create(clients.client(name), isDefault ? connectionManager : null,
+					isDefault ? httpClient : null));
+		}
+		return pools;
+	}
+
+	/**
+	 * Create the pool of a client, on the application's own connection manager or HTTP
+	 * client where given. Connections to an upstream with an SSL bundle of its own
+	 * ({@code routes.<key>.ssl.bundle}) are made with that bundle, the others with the
+	 * client's. When Spring Boot reloads one of these bundles, the pool opens new
+	 * connections with the new material and retires the existing ones.
+	 * @param client the client
+	 * @param connectionManager the application's connection manager, or {@code null}
+	 * @param httpClient the application's HTTP client, or {@code null}
+	 * @return the pool
+	 */
+	HttpPool create(ResolvedClient client, @Nullable PoolingHttpClientConnectionManager connectionManager,
+			@Nullable CloseableHttpClient httpClient) {
+		Map<SslBundle, ReloadableTlsSocketStrategy> reloadable = new IdentityHashMap<>();
+		TlsSocketStrategy tls = null;
+		if (connectionManager == null) {
+			tls = tlsSocketStrategy(client, reloadable);
+		}
+		else if (!client.routeSslBundles().isEmpty()) {
+			logger.warn("HTTP pool '" + client.name() + "' uses the application's connection manager: the SSL bundles"
+					+ " of " + client.propertyPrefix() + "routes[...].ssl.bundle do not apply to it");
+		}
+		HttpPool pool = create(client.name(), client, tls, SpringBootHttpClientFeatures.addressFilter(this.baseline),
+				connectionManager, httpClient);
+		reloadable.forEach((bundle, strategy) -> reloadOnUpdate(pool, bundle, strategy));
+		return pool;
+	}
+
+	private @Nullable TlsSocketStrategy tlsSocketStrategy(ResolvedClient client,
+			Map<SslBundle, ReloadableTlsSocketStrategy> reloadable) {
+		SslBundle sslBundle = client.sslBundle();
+		TlsSocketStrategy clientTls = (sslBundle != null) ? reloadable(sslBundle, reloadable)
+				: this.customizers.springBoot().tlsSocketStrategy(null);
+		if (client.routeSslBundles().isEmpty()) {
+			return clientTls;
+		}
+		Map<RouteKey, TlsSocketStrategy> routes = new LinkedHashMap<>();
+		client.routeSslBundles().forEach((key, bundle) -> routes.put(key, reloadable(bundle, reloadable)));
+		return new RouteTlsSocketStrategy(
+				(clientTls != null) ? clientTls : DefaultClientTlsStrategy.createSystemDefault(), routes);
+	}
+
+	private ReloadableTlsSocketStrategy reloadable(SslBundle sslBundle,
+			Map<SslBundle, ReloadableTlsSocketStrategy> reloadable) {
+		return reloadable.computeIfAbsent(sslBundle, (bundle) -> new ReloadableTlsSocketStrategy(tlsSocketStrategy(bundle)));
+	}
+
+	/**
+	 * Return the TLS strategy of connections made with a bundle: the one of a TLS socket
+	 * strategy factory set by a Spring Boot request factory builder customizer, else the
+	 * starter's.
+	 * @param sslBundle the bundle
+	 * @return the strategy
+	 */
+	TlsSocketStrategy tlsSocketStrategy(SslBundle sslBundle) {
+		TlsSocketStrategy customized = this.customizers.springBoot().tlsSocketStrategy(sslBundle);
+		return (customized != null) ? customized : HttpPoolPropertiesMapper.tlsSocketStrategy(sslBundle);
+	}
+
+	/**
+	 * Create a pool with the settings of a client but connections of its own kind.
+	 * @param name the pool name
+	 * @param client the client whose settings the pool has
+	 * @param tls the TLS strategy, or {@code null} for the JVM's defaults
+	 * @param addressFilter the filter resolved addresses must match, or {@code null}
+	 * @return the pool
+	 */
+	HttpPool create(String name, ResolvedClient client, @Nullable TlsSocketStrategy tls,
+			@Nullable Predicate<InetAddress> addressFilter) {
+		return create(name, client, tls, addressFilter, null, null);
+	}
+
+	private HttpPool create(String name, ResolvedClient client, @Nullable TlsSocketStrategy tls,
+			@Nullable Predicate<InetAddress> addressFilter, @Nullable PoolingHttpClientConnectionManager applicationManager,
+			@Nullable CloseableHttpClient applicationClient) {
+		HttpPoolPropertiesMapper mapper = new HttpPoolPropertiesMapper(client);
+		PoolMonitor monitor = new PoolMonitor(name, mapper.monitorOptions());
+		ConnectionRetirement retirement = null;
+		PoolingHttpClientConnectionManager connectionManager = applicationManager;
+		if (connectionManager == null) {
+			retirement = new ConnectionRetirement();
+			connectionManager = connectionManager(client, mapper, tls, addressFilter, retirement, monitor);
+		}
+		ServerKeepAlives serverKeepAlives = new ServerKeepAlives();
+		CloseableHttpClient httpClient = (applicationClient != null) ? applicationClient
+				: httpClient(client, mapper, connectionManager, monitor, serverKeepAlives);
+		boolean monitored = applicationManager == null || applicationClient == null;
+		return new HttpPool(name, connectionManager, httpClient, mapper.eviction(), retirement,
+				monitored ? monitor : null, serverKeepAlives);
+	}
+
+	private PoolingHttpClientConnectionManager connectionManager(ResolvedClient client,
+			HttpPoolPropertiesMapper mapper, @Nullable TlsSocketStrategy tls, @Nullable Predicate<InetAddress> addressFilter,
+			ConnectionRetirement retirement, PoolMonitor monitor) {
+		SpringBootBuilderCustomizations springBoot = this.customizers.springBoot();
+		ConnectionConfig defaults = springBoot.connectionConfig(mapper.connectionConfig());
+		RouteConnectionConfigResolver connectionConfigs = new RouteConnectionConfigResolver(defaults,
+				mapper.routeConnectionConfigs(defaults), retirement);
+		DnsResolver resolver = (this.dnsResolver != null) ? this.dnsResolver : springBoot.dnsResolver();
+		AddressBalancer addresses = mapper
+			.addressBalancer(HttpPoolPropertiesMapper.dnsResolver(resolver, addressFilter));
+		monitor.addresses(addresses);
+		PoolingHttpClientConnectionManagerBuilder builder = PoolingHttpClientConnectionManagerBuilder.create()
+			.useSystemProperties()
+			.setMaxConnTotal(client.properties().getMaxTotal())
+			.setMaxConnPerRoute(client.properties().getMaxPerRoute())
+			.setPoolConcurrencyPolicy(mapper.concurrencyPolicy())
+			.setConnPoolPolicy(mapper.reusePolicy())
+			.setDefaultSocketConfig(springBoot.socketConfig(mapper.socketConfig()))
+			.setConnectionConfigResolver(connectionConfigs)
+			.setDefaultTlsConfig(mapper.tlsConfig())
+			.setDnsResolver(addresses.resolver())
+			.setConnectionFactory(monitor.connectionFactory());
+		if (tls != null) {
+			builder.setTlsSocketStrategy(tls);
+		}
+		monitor.timeToLive((route) -> connectionConfigs.resolve(route).getTimeToLive());
+		this.customizers.customize(client.name(), builder);
+		PoolingHttpClientConnectionManager manager = builder.build();
+		monitor.bind(manager);
+		if (client.limitsPendingLeases()) {
+			monitor.limitPendingLeases(new PendingLeaseLimiter(monitor.name(), manager,
+					(route) -> client.maxPendingLeases(route.getTargetHost()),
+					(route) -> client.maxPendingLeasesProperty(route.getTargetHost()),
+					(route) -> client.maxConnectionsProperty(route.getTargetHost())));
+		}
+		client.routes().keySet().forEach((key) -> key.directRoutes().forEach((direct) -> {
+			int max = client.maxConnections(direct.getTargetHost());
+			if (max != client.properties().getMaxPerRoute()) {
+				manager.setMaxPerRoute(direct, max);
+			}
+		}));
+		return manager;
+	}
+
+	/**
+	 * Create an HTTP client that leases through the monitor from the given connection
+	 * manager without owning it: leases are timed and tracked, and a pool timeout becomes
+	 * an exception that says what to change. Connection state tracking is off: each route
+	 * of a pool has one TLS identity (the route's SSL bundle, else the pool's), and the
+	 * pool keeps connections by route, so a connection made with a client certificate
+	 * serves only requests to its own upstream and can serve every one of them
+	 * (HttpClient would otherwise never reuse mutual-TLS connections). The client keeps no cookies: it serves every caller, and request
+	 * factories that opt in to cookies bring stores of their own.
+	 */
+	private CloseableHttpClient httpClient(ResolvedClient client, HttpPoolPropertiesMapper mapper,
+			PoolingHttpClientConnectionManager connectionManager, PoolMonitor monitor,
+			ServerKeepAlives serverKeepAlives) {
+		HttpClientBuilder builder = HttpClientBuilder.create()
+			.useSystemProperties()
+			.setConnectionManager(monitor.connectionManager(connectionManager))
+			.setConnectionManagerShared(true)
+			.setDefaultRequestConfig(this.customizers.springBoot().requestConfig(mapper.requestConfig()))
+			.setKeepAliveStrategy(mapper.keepAliveStrategy(serverKeepAlives))
+			.setDefaultCookieStore(NoCookieStore.INSTANCE)
+			.disableConnectionState()
+			.addExecInterceptorBefore(ChainElement.CONNECT.name(), "http-pool-exhaustion", monitor.exhaustionHandler());
+		HttpRoutePlanner routePlanner = mapper.routePlanner();
+		if (routePlanner != null) {
+			builder.setRoutePlanner(routePlanner);
+		}
+		CredentialsProvider proxyCredentials = mapper.proxyCredentials();
+		if (proxyCredentials != null) {
+			builder.setDefaultCredentialsProvider(proxyCredentials);
+		}
+		ConnectionFailureRetryStrategy retryStrategy = mapper.retryStrategy();
+		if (retryStrategy != null) {
+			builder.setRetryStrategy(retryStrategy);
+		}
+		else {
+			builder.disableAutomaticRetries();
+		}
+		CallDeadlineHandler callDeadlines = mapper.callDeadlines();
+		if (callDeadlines != null) {
+			builder.addExecInterceptorFirst("http-pool-call-deadline", callDeadlines);
+		}
+		this.customizers.customize(client.name(), builder);
+		return builder.build();
+	}
+
+	/**
+	 * When Spring Boot reloads the SSL bundle, open new connections with the new material
+	 * and retire the existing ones; calls in flight finish on their connection.
+	 */
+	private void reloadOnUpdate(HttpPool pool, SslBundle sslBundle, ReloadableTlsSocketStrategy tls) {
+		String bundleName = bundleName(sslBundle);
+		if (bundleName == null || this.sslBundles == null) {
+			return;
+		}
+		this.sslBundles.addBundleUpdateHandler(bundleName, (updated) -> {
+			tls.reload(tlsSocketStrategy(updated));
+			pool.retireConnections();
+			logger.info("SSL bundle '" + bundleName + "' was reloaded: HTTP pool '" + pool.name()
+					+ "' opens new connections with the new material and retires the old ones");
+		});
+	}
+
+	/**
+	 * Return the name under which Spring Boot knows an SSL bundle.
+	 * @param sslBundle the bundle
+	 * @return the name, or {@code null} if the bundle is none of Spring Boot's
+	 */
+	@Nullable String bundleName(SslBundle sslBundle) {
+		if (this.sslBundles != null) {
+			for (String candidate : this.sslBundles.getBundleNames()) {
+				if (this.sslBundles.getBundle(candidate) == sslBundle) {
+					return candidate;
+				}
+			}
+		}
+		return null;
+	}
+
+	/**
+	 * Return the request factories of a client: on the client's pool, or on another pool
+	 * with the client's settings for other connections (an SSL bundle or address filter of
+	 * their own).
+	 * @param pool the client's pool
+	 * @param client the client
+	 * @param pools where other pools are kept
+	 * @return the request factories
+	 */
+	PooledRequestFactories requestFactories(HttpPool pool, ResolvedClient client, HttpPools pools) {
+		SpringBootBuilderCustomizations springBoot = this.customizers.springBoot();
+		return new PooledRequestFactories(this.baseline, new HttpPoolSelector(this, client, pool, pools),
+				springBoot.customizesRequestFactories() ? springBoot::customize : null);
+	}
+
+}

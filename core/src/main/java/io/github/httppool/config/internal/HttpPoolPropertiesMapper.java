@@ -1,0 +1,264 @@
+package io.github.httppool.config.internal;
+
+import io.github.httppool.config.HttpPoolClientProperties;
+import java.net.InetAddress;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+
+import io.github.httppool.pool.HttpPool;
+import io.github.httppool.pool.internal.AddressBalancer;
+import io.github.httppool.pool.internal.CallDeadlineHandler;
+import io.github.httppool.pool.internal.ConnectionFailureRetryStrategy;
+import io.github.httppool.pool.internal.FilteringDnsResolver;
+import io.github.httppool.pool.internal.Milliseconds;
+import io.github.httppool.pool.internal.PoolMonitor;
+import io.github.httppool.pool.internal.RouteKeepAliveStrategy;
+import io.github.httppool.pool.internal.RouteKey;
+import io.github.httppool.pool.internal.ServerAwareKeepAliveStrategy;
+import io.github.httppool.pool.internal.ServerKeepAlives;
+import io.github.httppool.pool.internal.SpringBootHttpClientFeatures;
+import org.apache.hc.client5.http.ConnectionKeepAliveStrategy;
+import org.apache.hc.client5.http.DnsResolver;
+import org.apache.hc.client5.http.SystemDefaultDnsResolver;
+import org.apache.hc.client5.http.auth.AuthScope;
+import org.apache.hc.client5.http.auth.CredentialsProvider;
+import org.apache.hc.client5.http.config.ConnectionConfig;
+import org.apache.hc.client5.http.config.RequestConfig;
+import org.apache.hc.client5.http.config.TlsConfig;
+import org.apache.hc.client5.http.cookie.StandardCookieSpec;
+import org.apache.hc.client5.http.impl.auth.CredentialsProviderBuilder;
+import org.apache.hc.client5.http.routing.HttpRoutePlanner;
+import org.apache.hc.client5.http.ssl.DefaultClientTlsStrategy;
+import org.apache.hc.client5.http.ssl.DefaultHostnameVerifier;
+import org.apache.hc.client5.http.ssl.HostnameVerificationPolicy;
+import org.apache.hc.client5.http.ssl.TlsSocketStrategy;
+import org.apache.hc.core5.http.io.SocketConfig;
+import org.apache.hc.core5.pool.PoolConcurrencyPolicy;
+import org.apache.hc.core5.pool.PoolReusePolicy;
+import org.apache.hc.core5.reactor.ssl.SSLBufferMode;
+import org.apache.hc.core5.util.TimeValue;
+import org.apache.hc.core5.util.Timeout;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.boot.http.client.HttpClientSettings;
+import org.springframework.boot.http.client.HttpRedirects;
+import org.springframework.boot.ssl.SslBundle;
+import org.springframework.boot.ssl.SslOptions;
+
+/**
+ * Maps the settings of a {@link ResolvedClient} onto HttpClient's configuration objects.
+ */
+public final class HttpPoolPropertiesMapper {
+
+	private final ResolvedClient client;
+
+	private final HttpPoolClientProperties properties;
+
+	public HttpPoolPropertiesMapper(ResolvedClient client) {
+		this.client = client;
+		this.properties = client.properties();
+	}
+
+	/**
+	 * Return the connection settings of routes without an override. The response timeout
+	 * is the connection's socket timeout only where one is configured
+	 * ({@code response-timeout} or {@code spring.http.clients.read-timeout}); otherwise
+	 * the default SocketConfig's read timeout applies, so that an application's
+	 * {@code SocketConfig} set through a connection manager customizer takes effect.
+	 */
+	ConnectionConfig connectionConfig() {
+		Duration responseTimeout = this.client.configuredResponseTimeout();
+		return ConnectionConfig.custom()
+			.setConnectTimeout(timeout(this.client.connectTimeout()))
+			.setSocketTimeout((responseTimeout != null) ? timeout(responseTimeout) : null)
+			.setValidateAfterInactivity(timeValue(this.properties.getValidateAfterInactivity()))
+			.setTimeToLive(timeValue(this.properties.getTimeToLive()))
+			.build();
+	}
+
+	Map<RouteKey, ConnectionConfig> routeConnectionConfigs() {
+		return routeConnectionConfigs(connectionConfig());
+	}
+
+	/**
+	 * Return the connection settings of the routes that override some, each on top of
+	 * the given defaults.
+	 */
+	Map<RouteKey, ConnectionConfig> routeConnectionConfigs(ConnectionConfig defaults) {
+		Map<RouteKey, ConnectionConfig> configs = new LinkedHashMap<>();
+		this.client.routes().forEach((key, route) -> {
+			ConnectionConfig.Builder builder = ConnectionConfig.copy(defaults);
+			if (route.getConnectTimeout() != null) {
+				builder.setConnectTimeout(timeout(route.getConnectTimeout()));
+			}
+			if (route.getResponseTimeout() != null) {
+				builder.setSocketTimeout(timeout(route.getResponseTimeout()));
+			}
+			if (route.getTimeToLive() != null) {
+				builder.setTimeToLive(timeValue(route.getTimeToLive()));
+			}
+			configs.put(key, builder.build());
+		});
+		return configs;
+	}
+
+	TlsConfig tlsConfig() {
+		return TlsConfig.custom().setHandshakeTimeout(timeout(this.client.connectTimeout())).build();
+	}
+
+	SocketConfig socketConfig() {
+		return SocketConfig.custom().setSoTimeout(timeout(this.client.responseTimeout())).setTcpNoDelay(true).build();
+	}
+
+	public RequestConfig requestConfig() {
+		HttpClientSettings baseline = this.client.baseline();
+		RequestConfig.Builder builder = RequestConfig.custom()
+			.setConnectionRequestTimeout(timeout(this.properties.getConnectionRequestTimeout()));
+		if (baseline.redirects() == HttpRedirects.DONT_FOLLOW) {
+			builder.setRedirectsEnabled(false);
+		}
+		Boolean keepsCookies = SpringBootHttpClientFeatures.keepsCookies(baseline);
+		if (keepsCookies != null) {
+			builder.setCookieSpec(keepsCookies ? StandardCookieSpec.STRICT
+					: StandardCookieSpec.IGNORE);
+		}
+		return builder.build();
+	}
+
+	PoolConcurrencyPolicy concurrencyPolicy() {
+		return switch (this.properties.getConcurrencyPolicy()) {
+			case STRICT -> PoolConcurrencyPolicy.STRICT;
+			case LAX -> PoolConcurrencyPolicy.LAX;
+		};
+	}
+
+	PoolReusePolicy reusePolicy() {
+		return switch (this.properties.getReusePolicy()) {
+			case LIFO -> PoolReusePolicy.LIFO;
+			case FIFO -> PoolReusePolicy.FIFO;
+		};
+	}
+
+	HttpPool.@Nullable Eviction eviction() {
+		return this.client.eviction();
+	}
+
+	ConnectionKeepAliveStrategy keepAliveStrategy(ServerKeepAlives serverKeepAlives) {
+		ConnectionKeepAliveStrategy defaults = keepAliveStrategy(this.client.keepAlive(), serverKeepAlives);
+		Map<RouteKey, ResolvedClient.KeepAlive> routeKeepAlives = this.client.routeKeepAlives();
+		if (routeKeepAlives.isEmpty()) {
+			return defaults;
+		}
+		Map<RouteKey, ConnectionKeepAliveStrategy> overrides = new LinkedHashMap<>();
+		routeKeepAlives.forEach((key, keepAlive) -> overrides.put(key, keepAliveStrategy(keepAlive, serverKeepAlives)));
+		return new RouteKeepAliveStrategy(defaults, overrides);
+	}
+
+	private static ConnectionKeepAliveStrategy keepAliveStrategy(ResolvedClient.KeepAlive keepAlive,
+			ServerKeepAlives serverKeepAlives) {
+		return new ServerAwareKeepAliveStrategy(keepAlive.defaultTimeout(), keepAlive.maxTimeout(),
+				keepAlive.safetyMargin(), serverKeepAlives);
+	}
+
+	/**
+	 * Return the handler that enforces {@code call-timeout}, or {@code null} when neither
+	 * the client nor any of its routes sets one.
+	 */
+	@Nullable CallDeadlineHandler callDeadlines() {
+		Duration callTimeout = this.properties.getCallTimeout();
+		Map<RouteKey, Duration> overrides = this.client.routeCallTimeouts();
+		if (callTimeout == null && overrides.isEmpty()) {
+			return null;
+		}
+		return new CallDeadlineHandler((route) -> {
+			for (Map.Entry<RouteKey, Duration> override : overrides.entrySet()) {
+				if (override.getKey().matches(route.getTargetHost())) {
+					return override.getValue();
+				}
+			}
+			return callTimeout;
+		}, this.client.propertyPrefix());
+	}
+
+	/**
+	 * Return the retry strategy, or {@code null} when retries are off.
+	 */
+	@Nullable ConnectionFailureRetryStrategy retryStrategy() {
+		HttpPoolClientProperties.Retry retry = this.properties.getRetry();
+		return (retry.getMaxRetries() > 0)
+				? new ConnectionFailureRetryStrategy(retry.getMaxRetries(), retry.isNonIdempotent()) : null;
+	}
+
+	/**
+	 * Return the route planner for a configured proxy, or {@code null} to keep the JVM's
+	 * proxy settings ({@code useSystemProperties()}).
+	 */
+	@Nullable HttpRoutePlanner routePlanner() {
+		return (this.client.proxy() != null) ? this.client.routePlanner() : null;
+	}
+
+	/**
+	 * Return the credentials for a configured proxy, or {@code null} when there are none.
+	 */
+	@Nullable CredentialsProvider proxyCredentials() {
+		HttpPoolClientProperties.Proxy proxy = this.properties.getProxy();
+		if (proxy.getHost() == null || proxy.getUsername() == null) {
+			return null;
+		}
+		char[] password = (proxy.getPassword() != null) ? proxy.getPassword().toCharArray() : new char[0];
+		return CredentialsProviderBuilder.create()
+			.add(new AuthScope(proxy.getHost(), proxy.getPort()), proxy.getUsername(), password)
+			.build();
+	}
+
+	/**
+	 * Return what the monitor of one of the client's pools needs to know about its
+	 * settings.
+	 */
+	PoolMonitor.Options monitorOptions() {
+		HttpPool.Eviction eviction = this.client.eviction();
+		return new PoolMonitor.Options(this.client.propertyPrefix(), this.properties.getTimeToLive(),
+				(eviction != null) ? eviction.idleTimeout() : null, this.properties.getLeakDetectionThreshold(),
+				this.client.effectiveSettings());
+	}
+
+	static TlsSocketStrategy tlsSocketStrategy(SslBundle sslBundle) {
+		SslOptions options = sslBundle.getOptions();
+		return new DefaultClientTlsStrategy(sslBundle.createSslContext(), options.getEnabledProtocols(),
+				options.getCiphers(), SSLBufferMode.STATIC, HostnameVerificationPolicy.BOTH,
+				new DefaultHostnameVerifier());
+	}
+
+	static DnsResolver dnsResolver(@Nullable Predicate<InetAddress> addressFilter) {
+		return dnsResolver(null, addressFilter);
+	}
+
+	/**
+	 * Return the resolver that looks a pool's addresses up: the application's, else the
+	 * JVM's, behind Spring Boot's address filter if there is one.
+	 */
+	static DnsResolver dnsResolver(@Nullable DnsResolver application, @Nullable Predicate<InetAddress> addressFilter) {
+		DnsResolver resolver = (application != null) ? application : SystemDefaultDnsResolver.INSTANCE;
+		return (addressFilter != null) ? new FilteringDnsResolver(resolver, addressFilter) : resolver;
+	}
+
+	/**
+	 * Return the balancer that spreads a pool's connections over the addresses of its
+	 * hosts and follows DNS.
+	 */
+	AddressBalancer addressBalancer(DnsResolver resolver) {
+		return new AddressBalancer(resolver, this.properties.getDns().getRefreshInterval());
+	}
+
+	private static Timeout timeout(Duration duration) {
+		return Timeout.of(Milliseconds.of(duration), TimeUnit.MILLISECONDS);
+	}
+
+	private static TimeValue timeValue(Duration duration) {
+		return TimeValue.of(Milliseconds.of(duration), TimeUnit.MILLISECONDS);
+	}
+
+}

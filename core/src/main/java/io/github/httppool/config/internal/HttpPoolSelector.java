@@ -1,0 +1,104 @@
+package io.github.httppool.config.internal;
+
+import java.net.InetAddress;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Function;
+import java.util.function.Predicate;
+
+import io.github.httppool.pool.HttpPool;
+import io.github.httppool.pool.HttpPools;
+import io.github.httppool.pool.internal.SpringBootHttpClientFeatures;
+import org.apache.hc.client5.http.classic.HttpClient;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.boot.http.client.HttpClientSettings;
+import org.springframework.boot.ssl.SslBundle;
+
+/**
+ * Chooses the pooled client for a set of {@link HttpClientSettings}: the client's own
+ * pool when the settings need the same connections, otherwise a pool of its own for the
+ * other SSL bundle or address filter, created once and kept in {@link HttpPools}. Variant
+ * pools are keyed by the SSL bundle and address filter instances themselves.
+ */
+final class HttpPoolSelector implements Function<HttpClientSettings, HttpClient> {
+
+	private final HttpPoolFactory factory;
+
+	private final ResolvedClient client;
+
+	private final HttpPool pool;
+
+	private final HttpPools pools;
+
+	private final List<Variant> variants = new ArrayList<>();
+
+	HttpPoolSelector(HttpPoolFactory factory, ResolvedClient client, HttpPool pool, HttpPools pools) {
+		this.factory = factory;
+		this.client = client;
+		this.pool = pool;
+		this.pools = pools;
+	}
+
+	@Override
+	public HttpClient apply(HttpClientSettings settings) {
+		HttpClientSettings baseline = this.factory.baseline();
+		SslBundle sslBundle = settings.sslBundle();
+		Predicate<InetAddress> addressFilter = SpringBootHttpClientFeatures.addressFilter(settings);
+		boolean sameSsl = sslBundle == baseline.sslBundle() || sslBundle == this.client.sslBundle();
+		if (sameSsl && addressFilter == SpringBootHttpClientFeatures.addressFilter(baseline)) {
+			return this.pool.httpClient();
+		}
+		String name = variantName(sslBundle, addressFilter);
+		return this.pools.getOrCreate(name, () -> this.factory.create(name, this.client,
+				(sslBundle != null) ? this.factory.tlsSocketStrategy(sslBundle) : null, addressFilter))
+			.httpClient();
+	}
+
+	/**
+	 * Return the pool name of a variant, one name per SSL bundle and address filter
+	 * instance: a bundle is told apart by identity, never by a hash or a name alone, so
+	 * two bundles (or a bundle and its reloaded successor) never share a pool.
+	 */
+	private synchronized String variantName(@Nullable SslBundle sslBundle,
+			@Nullable Predicate<InetAddress> addressFilter) {
+		for (Variant variant : this.variants) {
+			if (variant.sslBundle() == sslBundle && variant.addressFilter() == addressFilter) {
+				return variant.name();
+			}
+		}
+		HttpClientSettings baseline = this.factory.baseline();
+		StringBuilder description = new StringBuilder(this.pool.name());
+		if (sslBundle != baseline.sslBundle()) {
+			description.append(":ssl-bundle=").append(bundleName(sslBundle));
+		}
+		if (addressFilter != SpringBootHttpClientFeatures.addressFilter(baseline)) {
+			description.append(":address-filter=").append((addressFilter != null) ? "custom" : "none");
+		}
+		String name = description.toString();
+		for (int suffix = 2; isTaken(name); suffix++) {
+			name = description + "#" + suffix;
+		}
+		this.variants.add(new Variant(sslBundle, addressFilter, name));
+		return name;
+	}
+
+	private boolean isTaken(String name) {
+		return this.variants.stream().anyMatch((variant) -> variant.name().equals(name));
+	}
+
+	private String bundleName(@Nullable SslBundle sslBundle) {
+		if (sslBundle == null) {
+			return "none";
+		}
+		String name = this.factory.bundleName(sslBundle);
+		return (name != null) ? name : "unnamed";
+	}
+
+	/**
+	 * A variant pool: the SSL bundle and address filter it was made for, and its name.
+	 */
+	private record Variant(@Nullable SslBundle sslBundle, @Nullable Predicate<InetAddress> addressFilter, String name) {
+	}
+
+}

@@ -1,0 +1,158 @@
+package io.github.httppool.config.internal;
+
+import io.github.httppool.pool.internal.Milliseconds;
+import io.github.httppool.pool.internal.SpringBootHttpClientFeatures;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+import org.apache.hc.client5.http.classic.HttpClient;
+import org.apache.hc.client5.http.config.RequestConfig;
+import org.apache.hc.client5.http.cookie.BasicCookieStore;
+import org.apache.hc.client5.http.cookie.CookieStore;
+import org.apache.hc.client5.http.cookie.StandardCookieSpec;
+import org.apache.hc.client5.http.protocol.HttpClientContext;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.boot.http.client.HttpClientSettings;
+import org.springframework.boot.http.client.HttpRedirects;
+import org.springframework.http.client.HttpComponentsClientHttpRequestFactory;
+
+/**
+ * Creates request factories that all share managed pools instead of creating a new
+ * HttpClient and a new pool on every build, which is what Spring Boot's own request
+ * factory builder does for each injected {@code RestClient.Builder} and each
+ * {@code RestTemplateBuilder.build()}. Each Spring Boot generation's request factory
+ * builder adapts its settings type to this.
+ * <p>
+ * The {@link HttpClientSettings} given to {@link #create(HttpClientSettings)} are compared
+ * with the baseline settings the pools were made for. Settings that differ and can be
+ * applied per request (connect and read timeouts, redirects, cookie handling) are applied
+ * to the request factory alone; settings that need other connections (an SSL bundle, an
+ * address filter) are resolved to another pool by the given function.
+ * <p>
+ * Cookies are never kept by the pooled clients, which serve every caller. A request
+ * factory whose settings enable cookie handling keeps them in a store of its own, shared
+ * only by the users of the one client built on it.
+ */
+public final class PooledRequestFactories {
+
+	private final HttpClientSettings baseline;
+
+	private final Function<HttpClientSettings, HttpClient> httpClients;
+
+	private final @Nullable Consumer<HttpComponentsClientHttpRequestFactory> customizer;
+
+	/**
+	 * Create a new instance.
+	 * @param baseline the settings the pools were made for; usually Spring Boot's
+	 * {@code spring.http.clients} settings
+	 * @param httpClients returns the pooled client to use for the given settings
+	 * @param customizer applied to every request factory built, or {@code null}
+	 */
+	PooledRequestFactories(HttpClientSettings baseline,
+			Function<HttpClientSettings, HttpClient> httpClients,
+			@Nullable Consumer<HttpComponentsClientHttpRequestFactory> customizer) {
+		this.baseline = baseline;
+		this.httpClients = httpClients;
+		this.customizer = customizer;
+	}
+
+	/**
+	 * Create a request factory on the pool that the settings need.
+	 * @param settings the settings, or {@code null} for the baseline
+	 * @return the request factory
+	 */
+	public HttpComponentsClientHttpRequestFactory create(@Nullable HttpClientSettings settings) {
+		HttpClientSettings effective = (settings != null) ? settings : this.baseline;
+		HttpClient httpClient = this.httpClients.apply(effective);
+		PooledClientHttpRequestFactory factory = new PooledClientHttpRequestFactory(httpClient,
+				new RequestOverrides(this.baseline, effective));
+		if (Boolean.TRUE.equals(SpringBootHttpClientFeatures.keepsCookies(effective))) {
+			CookieStore cookieStore = new BasicCookieStore();
+			factory.setHttpContextFactory((method, uri) -> {
+				HttpClientContext context = HttpClientContext.create();
+				context.setCookieStore(cookieStore);
+				return context;
+			});
+		}
+		if (this.customizer != null) {
+			this.customizer.accept(factory);
+		}
+		return factory;
+	}
+
+	/**
+	 * The per-request settings that differ from the baseline.
+	 */
+	private static final class RequestOverrides {
+
+		private final @Nullable Duration connectTimeout;
+
+		private final @Nullable Duration readTimeout;
+
+		private final @Nullable HttpRedirects redirects;
+
+		private final @Nullable Boolean keepsCookies;
+
+		RequestOverrides(HttpClientSettings baseline, HttpClientSettings settings) {
+			this.connectTimeout = changed(baseline.connectTimeout(), settings.connectTimeout());
+			this.readTimeout = changed(baseline.readTimeout(), settings.readTimeout());
+			this.redirects = changed(baseline.redirects(), settings.redirects());
+			this.keepsCookies = changed(SpringBootHttpClientFeatures.keepsCookies(baseline),
+					SpringBootHttpClientFeatures.keepsCookies(settings));
+		}
+
+		private static <T> @Nullable T changed(@Nullable T baseline, @Nullable T value) {
+			return (value != null && !Objects.equals(baseline, value)) ? value : null;
+		}
+
+		boolean isEmpty() {
+			return this.connectTimeout == null && this.readTimeout == null && this.redirects == null
+					&& this.keepsCookies == null;
+		}
+
+		@SuppressWarnings("deprecation") // the per-request connect timeout is still honoured
+		RequestConfig applyTo(RequestConfig config) {
+			RequestConfig.Builder builder = RequestConfig.copy(config);
+			if (this.connectTimeout != null) {
+				builder.setConnectTimeout(Milliseconds.of(this.connectTimeout), TimeUnit.MILLISECONDS);
+			}
+			if (this.readTimeout != null) {
+				builder.setResponseTimeout(Milliseconds.of(this.readTimeout), TimeUnit.MILLISECONDS);
+			}
+			if (this.redirects != null) {
+				builder.setRedirectsEnabled(this.redirects != HttpRedirects.DONT_FOLLOW);
+			}
+			if (this.keepsCookies != null) {
+				builder.setCookieSpec(this.keepsCookies ? StandardCookieSpec.STRICT
+						: StandardCookieSpec.IGNORE);
+			}
+			return builder.build();
+		}
+
+	}
+
+	/**
+	 * Request factory on a shared pooled client, applying per-request overrides.
+	 */
+	private static final class PooledClientHttpRequestFactory extends HttpComponentsClientHttpRequestFactory {
+
+		private final RequestOverrides overrides;
+
+		PooledClientHttpRequestFactory(HttpClient httpClient, RequestOverrides overrides) {
+			super(httpClient);
+			this.overrides = overrides;
+		}
+
+		@Override
+		protected RequestConfig mergeRequestConfig(RequestConfig clientConfig) {
+			RequestConfig config = this.overrides.isEmpty() ? clientConfig : this.overrides.applyTo(clientConfig);
+			return super.mergeRequestConfig(config);
+		}
+
+	}
+
+}

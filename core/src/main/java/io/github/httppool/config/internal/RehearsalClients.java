@@ -1,0 +1,81 @@
+package io.github.httppool.config.internal;
+
+import io.github.httppool.config.HttpPoolClientProperties;
+import java.util.List;
+import java.util.function.Consumer;
+
+import javax.net.ssl.SSLContext;
+
+import io.github.httppool.pool.HttpPool;
+import io.github.httppool.pool.HttpPools;
+import io.github.httppool.pool.internal.SpringBootHttpClientFeatures;
+import io.github.httppool.warmup.internal.RehearsalClientFactory;
+import io.micrometer.core.instrument.observation.DefaultMeterObservationHandler;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.observation.ObservationHandler;
+import io.micrometer.observation.ObservationRegistry;
+import org.apache.hc.client5.http.ssl.DefaultClientTlsStrategy;
+import org.apache.hc.client5.http.ssl.HostnameVerificationPolicy;
+import org.apache.hc.client5.http.ssl.NoopHostnameVerifier;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.boot.http.client.HttpClientSettings;
+import org.springframework.util.ClassUtils;
+import org.springframework.web.client.RestClient;
+
+/**
+ * Creates the rehearsal's throw-away clients as the managed clients are made, with the
+ * customizations of the application's {@code RestClient} builders, on a pool registered nowhere, observed into
+ * registries of their own.
+ */
+final class RehearsalClients implements RehearsalClientFactory {
+
+	private static final boolean METERS_PRESENT = ClassUtils.isPresent(
+			"io.micrometer.core.instrument.observation.DefaultMeterObservationHandler",
+			RehearsalClients.class.getClassLoader());
+
+	private final HttpClientSettings baseline;
+
+	private final List<Consumer<RestClient.Builder>> customizers;
+
+	/**
+	 * Create a new instance.
+	 * @param baseline Spring Boot's HTTP client settings, as the managed pools use them
+	 * @param customizers the {@link RestClient} customizers, in order
+	 */
+	RehearsalClients(HttpClientSettings baseline, List<Consumer<RestClient.Builder>> customizers) {
+		this.baseline = baseline;
+		this.customizers = List.copyOf(customizers);
+	}
+
+	@Override
+	public Client create(@Nullable SSLContext tls) {
+		HttpPoolClientProperties properties = new HttpPoolClientProperties();
+		properties.getEviction().setEnabled(false);
+		ResolvedClient client = new ResolvedClient("warmup-rehearsal", properties, this.baseline, null);
+		HttpPoolFactory factory = new HttpPoolFactory(this.baseline, null, HttpPoolBuilderCustomizers.NONE);
+		HttpPool pool = factory.create(client.name(), client, (tls != null)
+				? new DefaultClientTlsStrategy(tls, HostnameVerificationPolicy.CLIENT, NoopHostnameVerifier.INSTANCE)
+				: null, SpringBootHttpClientFeatures.addressFilter(this.baseline));
+		HttpPools pools = new HttpPools();
+		pools.register(pool);
+		ObservationRegistry observations = ObservationRegistry.create();
+		observations.observationConfig()
+			.observationHandler(METERS_PRESENT ? ThrowAwayMeters.handler() : (ObservationHandler<?>) (context) -> true);
+		RestClient.Builder builder = RestClient.builder();
+		this.customizers.forEach((customizer) -> customizer.accept(builder));
+		builder.requestFactory(factory.requestFactories(pool, client, pools).create(this.baseline))
+			.observationRegistry(observations);
+		return new Client(builder.build(), pools);
+	}
+
+	/** The rehearsal's own meters, apart so that Micrometer loads only when present. */
+	private static final class ThrowAwayMeters {
+
+		static ObservationHandler<?> handler() {
+			return new DefaultMeterObservationHandler(new SimpleMeterRegistry());
+		}
+
+	}
+
+}

@@ -1,0 +1,37 @@
+package io.github.httppool.config.internal;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Thrown when a starter runs on a Spring Boot generation it is not made for; names the
+ * starter of the application's generation.
+ */
+public final class UnsupportedSpringBootVersionException extends IllegalStateException {
+
+	private static final long serialVersionUID = 1L;
+
+	private final String action;
+
+	/**
+	 * Create a new instance.
+	 * @param starter the artifact of the starter that runs
+	 * @param supported the Spring Boot versions it supports, such as {@code "4.0 and 4.1"}
+	 * @param version the application's Spring Boot version, or {@code null} if unknown
+	 * @param action what to use instead
+	 */
+	public UnsupportedSpringBootVersionException(String starter, String supported, @Nullable String version,
+			String action) {
+		super(starter + " is the starter for Spring Boot " + supported + "; the application runs on Spring Boot "
+				+ ((version != null) ? version : "of an unknown version"));
+		this.action = action;
+	}
+
+	/**
+	 * Return what to use instead.
+	 * @return the action
+	 */
+	public String getAction() {
+		return this.action;
+	}
+
+}
