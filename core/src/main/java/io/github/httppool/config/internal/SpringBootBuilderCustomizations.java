@@ -57,9 +57,10 @@ public final class SpringBootBuilderCustomizations {
 
 	/**
 	 * The fields only some Spring Boot versions have: Spring Boot 4.0's builder has no DNS
-	 * resolver, so no customizer can set one there.
+	 * resolver and Spring Boot 3.5's no connection config customizer, so no customizer can
+	 * set them there.
 	 */
-	private static final Set<String> OPTIONAL_FIELDS = Set.of("dnsResolver");
+	private static final Set<String> OPTIONAL_FIELDS = Set.of("dnsResolver", "connectionConfigCustomizer");
 
 	private final Map<String, Object> changed = new HashMap<>();
 
@@ -246,9 +247,16 @@ public final class SpringBootBuilderCustomizations {
 	 * @param sslBundle the SSL bundle, or {@code null}
 	 * @return the strategy, or {@code null} when no customizer set a factory
 	 */
+	@SuppressWarnings("unchecked")
 	public @Nullable TlsSocketStrategy tlsSocketStrategy(@Nullable SslBundle sslBundle) {
-		HttpComponentsHttpClientBuilder.TlsSocketStrategyFactory factory = changed("tlsSocketStrategyFactory");
-		return (factory != null) ? factory.getTlsSocketStrategy(sslBundle) : null;
+		Object factory = changed("tlsSocketStrategyFactory");
+		if (factory instanceof Function<?, ?> function) {
+			// Spring Boot 3.5 keeps the factory as a function
+			return ((Function<@Nullable SslBundle, TlsSocketStrategy>) function).apply(sslBundle);
+		}
+		return (factory != null)
+				? ((HttpComponentsHttpClientBuilder.TlsSocketStrategyFactory) factory).getTlsSocketStrategy(sslBundle)
+				: null;
 	}
 
 	/**
