@@ -3,12 +3,14 @@ package io.github.httppool.config.internal;
 import java.lang.reflect.Field;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.BiFunction;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.stream.Stream;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -21,6 +23,7 @@ import org.apache.hc.client5.http.ssl.TlsSocketStrategy;
 import org.apache.hc.core5.http.io.SocketConfig;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.boot.http.client.ClientHttpRequestFactoryBuilder;
 import org.springframework.boot.http.client.HttpComponentsClientHttpRequestFactoryBuilder;
 import org.springframework.boot.http.client.HttpComponentsHttpClientBuilder;
@@ -82,6 +85,28 @@ public final class SpringBootBuilderCustomizations {
 			}
 		}
 		this.requestFactoryCustomizers = List.copyOf(requestFactoryCustomizers);
+	}
+
+	/**
+	 * Return Spring Boot's request factory builder customizers by bean name, in the order
+	 * Spring Boot applies them.
+	 * @param <C> the customizer type of the running Spring Boot generation
+	 * @param ordered the customizer beans, in order
+	 * @param beanFactory the bean factory that holds them
+	 * @param customizerType the customizer type
+	 * @return the customizers by bean name (a customizer that is no bean by its class name)
+	 */
+	public static <C> Map<String, C> byBeanName(Stream<? extends C> ordered, ListableBeanFactory beanFactory,
+			Class<C> customizerType) {
+		Map<String, C> beans = beanFactory.getBeansOfType(customizerType);
+		Map<String, C> byName = new LinkedHashMap<>();
+		ordered.forEach((customizer) -> byName.put(beans.entrySet()
+			.stream()
+			.filter((bean) -> bean.getValue() == customizer)
+			.map(Map.Entry::getKey)
+			.findFirst()
+			.orElse(customizer.getClass().getName()), customizer));
+		return byName;
 	}
 
 	/**

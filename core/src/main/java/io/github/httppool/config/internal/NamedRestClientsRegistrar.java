@@ -1,4 +1,4 @@
-package io.github.httppool.autoconfigure;
+package io.github.httppool.config.internal;
 
 import java.util.Map;
 
@@ -22,8 +22,9 @@ import org.springframework.web.client.RestClient;
  * and qualified by the client name, so {@code @Qualifier("partner") RestClient} injects
  * the client of {@code http.pool.clients.partner}. Named clients are not default
  * candidates: an unqualified {@code RestClient} injection point gets the default client.
+ * Imported by each Spring Boot generation's auto-configuration.
  */
-class NamedRestClientsRegistrar implements ImportBeanDefinitionRegistrar, EnvironmentAware {
+public class NamedRestClientsRegistrar implements ImportBeanDefinitionRegistrar, EnvironmentAware {
 
 	private @Nullable Environment environment;
 
@@ -61,11 +62,11 @@ class NamedRestClientsRegistrar implements ImportBeanDefinitionRegistrar, Enviro
 	/**
 	 * The {@link RestClient} of a named client.
 	 * @param name the client name
-	 * @param pooledRestClients the starter's clients
+	 * @param pooledClients the starter's clients
 	 * @return the client's {@code RestClient}
 	 */
-	static RestClient namedRestClient(String name, PooledRestClients pooledRestClients) {
-		return pooledRestClients.restClient(name);
+	static RestClient namedRestClient(String name, PooledClients pooledClients) {
+		return pooledClients.restClientBuilder(name).build();
 	}
 
 }
