@@ -14,10 +14,8 @@ import org.springframework.http.client.HttpComponentsClientHttpRequestFactory;
  * request factories it builds share the managed pool instead of creating a new
  * HttpClient and a new pool on every build. Timeouts and redirects that differ from the
  * baseline apply to the request factory alone; another SSL bundle gets a pool of its own.
- *
- * @since 0.1.0
  */
-public final class PooledClientHttpRequestFactoryBuilder
+final class PooledClientHttpRequestFactoryBuilder
 		implements ClientHttpRequestFactoryBuilder<HttpComponentsClientHttpRequestFactory> {
 
 	private final PooledRequestFactories requestFactories;

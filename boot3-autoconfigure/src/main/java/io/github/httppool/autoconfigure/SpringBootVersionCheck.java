@@ -18,7 +18,7 @@ import org.springframework.util.ClassUtils;
  */
 final class SpringBootVersionCheck implements ApplicationContextInitializer<ConfigurableApplicationContext> {
 
-	static final String STARTER = "http-pool-spring-boot3-starter";
+	static final String STARTER = "io.github.httppool:http-pool-spring-boot3-starter";
 
 	static final String SUPPORTED_VERSIONS = "3.5";
 

@@ -39,7 +39,7 @@ class SpringBootVersionCheckTests {
 		assertThatExceptionOfType(UnsupportedSpringBootVersionException.class)
 			.isThrownBy(() -> run(new SpringBoot4ClassLoader(getClass().getClassLoader())))
 			.satisfies((failure) -> assertThat(FailureReports.analyze(failure))
-				.contains("http-pool-spring-boot3-starter is the starter for Spring Boot 3.5")
+				.contains("io.github.httppool:http-pool-spring-boot3-starter is the starter for Spring Boot 3.5")
 				.contains("on Spring Boot 4.0 and later use io.github.httppool:http-pool-spring-boot-starter")
 				.doesNotContain("NoClassDefFoundError"));
 	}
@@ -49,7 +49,7 @@ class SpringBootVersionCheckTests {
 		assertThatExceptionOfType(UnsupportedSpringBootVersionException.class)
 			.isThrownBy(() -> run(new FilteredClassLoader(SpringBootVersionCheck.SPRING_BOOT_35_TYPE)))
 			.satisfies((failure) -> assertThat(FailureReports.analyze(failure))
-				.contains("http-pool-spring-boot3-starter is the starter for Spring Boot 3.5")
+				.contains("io.github.httppool:http-pool-spring-boot3-starter is the starter for Spring Boot 3.5")
 				.contains("upgrade Spring Boot to 3.5.0 or later"));
 	}
 
