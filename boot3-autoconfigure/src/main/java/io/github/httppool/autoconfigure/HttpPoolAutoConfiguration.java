@@ -15,6 +15,8 @@ import io.github.httppool.config.internal.PooledClients;
 import io.github.httppool.config.internal.SpringBootBuilderCustomizations;
 import io.github.httppool.pool.HttpPools;
 import io.github.httppool.pool.internal.ConnectionEvictor;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.apache.hc.client5.http.DnsResolver;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
@@ -76,6 +78,8 @@ public final class HttpPoolAutoConfiguration {
 	 */
 	public static final String DEFAULT_CLIENT = HttpPoolProperties.DEFAULT_CLIENT;
 
+	private static final Log logger = LogFactory.getLog(HttpPoolAutoConfiguration.class);
+
 	private static final String FACTORY_PROPERTY = "spring.http.client.factory";
 
 	private final ClientHttpRequestFactorySettings settings;
@@ -115,7 +119,14 @@ public final class HttpPoolAutoConfiguration {
 
 	@Bean
 	HttpPoolClients httpPoolClients(HttpPoolProperties properties, Environment environment) {
-		return HttpPoolClients.create(properties, environment, this.baseline, this.sslBundles);
+		HttpPoolClients clients = HttpPoolClients.create(properties, environment, this.baseline, this.sslBundles);
+		for (String name : clients.names()) {
+			if (!clients.get(name).getServiceGroups().isEmpty()) {
+				logger.warn(HttpPoolClients.prefix(name) + "service-groups has no effect on Spring Boot 3.5: HTTP"
+						+ " service groups need Spring Framework 7 and Spring Boot 4");
+			}
+		}
+		return clients;
 	}
 
 	@Bean

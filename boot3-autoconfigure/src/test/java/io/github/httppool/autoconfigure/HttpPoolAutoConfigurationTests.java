@@ -22,6 +22,7 @@ import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
 import org.apache.hc.client5.http.ssl.DefaultClientTlsStrategy;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.actuate.autoconfigure.endpoint.EndpointAutoConfiguration;
@@ -44,6 +45,8 @@ import org.springframework.boot.http.client.ClientHttpRequestFactoryBuilder;
 import org.springframework.boot.http.client.HttpComponentsClientHttpRequestFactoryBuilder;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.boot.web.client.RestTemplateBuilder;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -60,6 +63,7 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  * HTTP client, {@code RestClient}, {@code RestTemplate}, health and metrics
  * auto-configurations beside it.
  */
+@ExtendWith(OutputCaptureExtension.class)
 class HttpPoolAutoConfigurationTests {
 
 	private final LoopbackHttpServer server = LoopbackHttpServer.http();
@@ -243,11 +247,14 @@ class HttpPoolAutoConfigurationTests {
 	}
 
 	@Test
-	void httpServiceGroupsDoNotExistOnSpringFramework62AndTheirPropertiesDoNotStopStartUp() {
+	void httpServiceGroupsDoNotExistOnSpringFramework62AndMappingOneToAClientOnlyWarns(CapturedOutput output) {
 		assertThat(ClassUtils.isPresent("org.springframework.web.client.support.RestClientHttpServiceGroupConfigurer",
 				getClass().getClassLoader())).isFalse();
-		this.contextRunner.withPropertyValues("spring.http.serviceclient.partner.base-url=" + this.server.baseUrl())
+		this.contextRunner
+			.withPropertyValues("spring.http.serviceclient.partner.base-url=" + this.server.baseUrl(),
+					"http.pool.clients.partner.service-groups=partner")
 			.run((context) -> assertThat(context).hasNotFailed().hasSingleBean(HttpPools.class));
+		assertThat(output).contains("http.pool.clients.partner.service-groups has no effect on Spring Boot 3.5");
 	}
 
 	@Configuration(proxyBeanMethods = false)
