@@ -12,6 +12,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.github.httppool.pool.HttpPool;
+import io.github.httppool.pool.HttpPools;
 import io.github.httppool.testsupport.LoopbackHttpServer;
 import io.github.httppool.testsupport.TestTls;
 import org.junit.jupiter.api.AfterEach;
@@ -22,6 +24,7 @@ import org.springframework.boot.SpringBootVersion;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.availability.AvailabilityChangeEvent;
 import org.springframework.boot.availability.ReadinessState;
+import org.springframework.context.ApplicationContext;
 import org.springframework.context.ApplicationListener;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Configuration;
@@ -56,18 +59,22 @@ class SpringBoot3ApplicationTests {
 	void aGatewayOnSpringBoot35WarmsUpBeforeReadinessThenServesTwentyCallsOnOneMutualTlsConnection()
 			throws Exception {
 		assertThat(SpringBootVersion.getVersion()).startsWith("3.5.");
-		AtomicInteger handshakesWhenReady = new AtomicInteger(-1);
+		AtomicInteger idleWhenReady = new AtomicInteger(-1);
 		AtomicInteger requestsWhenReady = new AtomicInteger(-1);
 		SpringApplication application = new SpringApplication(GatewayApplication.class);
 		application.addListeners((ApplicationListener<AvailabilityChangeEvent<?>>) (event) -> {
 			if (event.getState() == ReadinessState.ACCEPTING_TRAFFIC) {
-				handshakesWhenReady.set(this.partner.completedTlsHandshakes());
+				HttpPool pool = ((ApplicationContext) event.getSource()).getBean(HttpPools.class)
+					.get(HttpPoolAutoConfiguration.DEFAULT_CLIENT);
+				idleWhenReady.set(pool.connectionManager().getTotalStats().getAvailable());
 				requestsWhenReady.set(this.partner.totalRequests());
 			}
 		});
 		try (ConfigurableApplicationContext context = application.run(arguments())) {
-			assertThat(handshakesWhenReady.get()).as("connections the warm-up opened before readiness").isOne();
+			assertThat(idleWhenReady.get()).as("connections the warm-up opened before readiness").isOne();
 			assertThat(requestsWhenReady.get()).as("requests sent before readiness").isZero();
+			this.partner.await("the partner saw the warm-up's handshake",
+					() -> this.partner.completedTlsHandshakes() == 1, Duration.ofSeconds(10));
 			String gateway = "http://127.0.0.1:" + context.getEnvironment().getProperty("local.server.port");
 			for (int i = 0; i < 20; i++) {
 				assertThat(get(gateway + "/quote?n=" + i, 200)).contains("/quote");
