@@ -45,6 +45,7 @@ import org.springframework.boot.http.client.ClientHttpRequestFactoryBuilder;
 import org.springframework.boot.http.client.HttpComponentsClientHttpRequestFactoryBuilder;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.context.runner.ReactiveWebApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.boot.web.client.RestTemplateBuilder;
@@ -68,12 +69,14 @@ class HttpPoolAutoConfigurationTests {
 
 	private final LoopbackHttpServer server = LoopbackHttpServer.http();
 
+	private static final AutoConfigurations AUTO_CONFIGURATIONS = AutoConfigurations.of(SslAutoConfiguration.class,
+			HttpMessageConvertersAutoConfiguration.class, HttpClientAutoConfiguration.class,
+			RestClientAutoConfiguration.class, RestTemplateAutoConfiguration.class, HttpPoolAutoConfiguration.class,
+			HttpPoolWarmupAutoConfiguration.class, HttpPoolLeakDetectionAutoConfiguration.class,
+			HttpPoolAdvisorAutoConfiguration.class);
+
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(SslAutoConfiguration.class, HttpMessageConvertersAutoConfiguration.class,
-				HttpClientAutoConfiguration.class, RestClientAutoConfiguration.class,
-				RestTemplateAutoConfiguration.class, HttpPoolAutoConfiguration.class,
-				HttpPoolWarmupAutoConfiguration.class, HttpPoolLeakDetectionAutoConfiguration.class,
-				HttpPoolAdvisorAutoConfiguration.class));
+		.withConfiguration(AUTO_CONFIGURATIONS);
 
 	@AfterEach
 	void closeServer() {
@@ -139,6 +142,48 @@ class HttpPoolAutoConfigurationTests {
 				assertThat(context.getBean(RestClient.class)).as("the unqualified RestClient is the default client's")
 					.isSameAs(context.getBean("httpPoolRestClient"));
 			});
+	}
+
+	@Test
+	void aNamedClientsRestTemplateBuilderCallsItsBaseUrlOverItsPool() {
+		this.contextRunner.withPropertyValues("http.pool.clients.partner.base-url=" + this.server.baseUrl())
+			.run((context) -> {
+				RestTemplate partner = context.getBean(PooledRestClients.class).restTemplateBuilder("partner").build();
+				assertThat(partner.getForObject("/quote", String.class)).contains("/quote");
+				assertThat(context.getBean(HttpPools.class).get("partner").monitor().createdConnections()).isOne();
+			});
+	}
+
+	@Test
+	void anApplicationsConnectionManagerBeanBecomesTheDefaultPools() {
+		this.contextRunner.withUserConfiguration(ApplicationConnectionManager.class).run((context) -> {
+			HttpPool pool = context.getBean(HttpPools.class).get(HttpPoolAutoConfiguration.DEFAULT_CLIENT);
+			assertThat(pool.connectionManager()).isSameAs(context.getBean(PoolingHttpClientConnectionManager.class));
+			assertThat(pool.connectionManager().getMaxTotal()).isEqualTo(3);
+		});
+	}
+
+	@Test
+	void inAReactiveWebApplicationTheStartersClientsStillUseThePool() {
+		new ReactiveWebApplicationContextRunner().withConfiguration(AUTO_CONFIGURATIONS).run((context) -> {
+			assertThat(context).hasNotFailed()
+				.hasSingleBean(RestClient.class)
+				.hasSingleBean(RestTemplate.class)
+				.doesNotHaveBean(RestTemplateBuilder.class);
+			context.getBean(RestClient.class).get().uri(this.server.url("/call")).retrieve().toBodilessEntity();
+			context.getBean(RestTemplate.class).getForObject(this.server.url("/call"), String.class);
+			assertThat(this.server.acceptedConnections()).isOne();
+		});
+	}
+
+	@Test
+	void closingTheContextClosesThePools() {
+		HttpPool[] pool = new HttpPool[1];
+		this.contextRunner.run((context) -> {
+			pool[0] = context.getBean(HttpPools.class).get(HttpPoolAutoConfiguration.DEFAULT_CLIENT);
+			assertThat(pool[0].isClosed()).isFalse();
+		});
+		assertThat(pool[0].isClosed()).isTrue();
 	}
 
 	@Test
@@ -268,6 +313,18 @@ class HttpPoolAutoConfigurationTests {
 
 		String call() {
 			return this.partner.get().uri("/quote").retrieve().body(String.class);
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class ApplicationConnectionManager {
+
+		@Bean
+		PoolingHttpClientConnectionManager applicationConnectionManager() {
+			PoolingHttpClientConnectionManager manager = new PoolingHttpClientConnectionManager();
+			manager.setMaxTotal(3);
+			return manager;
 		}
 
 	}
