@@ -17,9 +17,9 @@ import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.sli
 
 /**
  * The library's packages form layers: {@code pool} at the bottom, each concern above it
- * ({@code metrics}, {@code warmup}, {@code actuate}) depending only downwards, and
- * {@code autoconfigure} on top wiring the beans. A package named {@code internal} belongs to
- * the layer of its parent package.
+ * ({@code metrics}, {@code warmup}, {@code actuate}) depending only downwards,
+ * {@code config} resolving the settings into pools, and {@code autoconfigure} on top wiring
+ * the beans. A package named {@code internal} belongs to the layer of its parent package.
  */
 class PackageRulesTests {
 
@@ -28,6 +28,7 @@ class PackageRulesTests {
 	@BeforeAll
 	static void importLibraryClasses() {
 		classes = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+			.withImportOption((location) -> !location.contains("-tests.jar"))
 			.importPackages("io.github.httppool");
 	}
 
@@ -39,13 +40,16 @@ class PackageRulesTests {
 			.layer("warmup").definedBy("io.github.httppool.warmup..")
 			.layer("advisor").definedBy("io.github.httppool.advisor..")
 			.layer("actuate").definedBy("io.github.httppool.actuate..")
+			.layer("config").definedBy("io.github.httppool.config..")
 			.layer("autoconfigure").definedBy("io.github.httppool.autoconfigure..")
 			.whereLayer("autoconfigure").mayNotBeAccessedByAnyLayer()
+			.whereLayer("config").mayOnlyBeAccessedByLayers("autoconfigure")
 			.whereLayer("metrics").mayOnlyBeAccessedByLayers("autoconfigure")
-			.whereLayer("warmup").mayOnlyBeAccessedByLayers("autoconfigure")
+			.whereLayer("warmup").mayOnlyBeAccessedByLayers("config", "autoconfigure")
 			.whereLayer("actuate").mayOnlyBeAccessedByLayers("autoconfigure")
 			.whereLayer("advisor").mayOnlyBeAccessedByLayers("actuate", "autoconfigure")
-			.whereLayer("pool").mayOnlyBeAccessedByLayers("metrics", "warmup", "advisor", "actuate", "autoconfigure")
+			.whereLayer("pool").mayOnlyBeAccessedByLayers("metrics", "warmup", "advisor", "actuate", "config",
+					"autoconfigure")
 			.check(classes);
 	}
 
@@ -67,7 +71,8 @@ class PackageRulesTests {
 	@Test
 	void onlyTheMeterBinderAndItsWiringUseMicrometerMeters() {
 		noClasses().that()
-			.resideOutsideOfPackages("io.github.httppool.metrics..", "io.github.httppool.autoconfigure..")
+			.resideOutsideOfPackages("io.github.httppool.metrics..", "io.github.httppool.config..",
+					"io.github.httppool.autoconfigure..")
 			.should()
 			.dependOnClassesThat()
 			.resideInAPackage("io.micrometer.core..")

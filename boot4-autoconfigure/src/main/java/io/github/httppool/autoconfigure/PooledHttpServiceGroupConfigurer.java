@@ -1,10 +1,10 @@
 package io.github.httppool.autoconfigure;
 
-import io.github.httppool.config.HttpPoolClientProperties;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import io.github.httppool.config.HttpPoolClientProperties;
 import io.github.httppool.config.internal.HttpPoolClients;
 import org.jspecify.annotations.Nullable;
 

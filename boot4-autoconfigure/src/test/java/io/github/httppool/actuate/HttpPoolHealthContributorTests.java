@@ -1,10 +1,10 @@
 package io.github.httppool.actuate;
 
-import io.github.httppool.autoconfigure.health.HttpPoolHealthContributor;
 import java.time.Duration;
 import java.util.Map;
 
 import io.github.httppool.autoconfigure.HttpPoolAutoConfiguration;
+import io.github.httppool.autoconfigure.health.HttpPoolHealthContributor;
 import io.github.httppool.autoconfigure.health.HttpPoolHealthContributorAutoConfiguration;
 import io.github.httppool.pool.HttpPool;
 import io.github.httppool.pool.HttpPools;

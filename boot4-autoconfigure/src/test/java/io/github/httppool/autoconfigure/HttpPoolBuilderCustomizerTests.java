@@ -1,10 +1,10 @@
 package io.github.httppool.autoconfigure;
 
-import io.github.httppool.config.HttpPoolConnectionManagerCustomizer;
-import io.github.httppool.config.HttpPoolHttpClientCustomizer;
 import java.util.ArrayList;
 import java.util.List;
 
+import io.github.httppool.config.HttpPoolConnectionManagerCustomizer;
+import io.github.httppool.config.HttpPoolHttpClientCustomizer;
 import io.github.httppool.pool.HttpPools;
 import io.github.httppool.testsupport.HttpPoolContexts;
 import io.github.httppool.testsupport.LoopbackHttpServer;

@@ -1,12 +1,12 @@
 package io.github.httppool.autoconfigure;
 
-import io.github.httppool.config.internal.HttpPoolPropertiesMapper;
-import io.github.httppool.config.internal.ResolvedClient;
-import io.github.httppool.config.HttpPoolClientProperties;
 import java.net.InetAddress;
 import java.time.Duration;
 import java.util.function.Predicate;
 
+import io.github.httppool.config.HttpPoolClientProperties;
+import io.github.httppool.config.internal.HttpPoolPropertiesMapper;
+import io.github.httppool.config.internal.ResolvedClient;
 import io.github.httppool.pool.internal.SpringBootHttpClientFeatures;
 import org.junit.jupiter.api.Test;
 

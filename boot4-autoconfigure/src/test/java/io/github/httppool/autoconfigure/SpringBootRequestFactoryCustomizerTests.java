@@ -1,11 +1,11 @@
 package io.github.httppool.autoconfigure;
 
-import io.github.httppool.config.HttpPoolConnectionManagerCustomizer;
-import io.github.httppool.config.internal.SpringBootBuilderCustomizations;
 import java.net.SocketTimeoutException;
 import java.net.http.HttpClient;
 import java.util.Map;
 
+import io.github.httppool.config.HttpPoolConnectionManagerCustomizer;
+import io.github.httppool.config.internal.SpringBootBuilderCustomizations;
 import io.github.httppool.pool.HttpPools;
 import io.github.httppool.testsupport.FailureReports;
 import io.github.httppool.testsupport.HttpPoolContexts;

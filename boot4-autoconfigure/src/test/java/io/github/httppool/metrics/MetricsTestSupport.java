@@ -3,10 +3,10 @@ package io.github.httppool.metrics;
 import java.util.List;
 import java.util.concurrent.Callable;
 
-import io.github.httppool.testsupport.HttpPoolContexts;
 import io.github.httppool.autoconfigure.HttpPoolAutoConfiguration;
 import io.github.httppool.autoconfigure.metrics.HttpPoolLeakDetectionAutoConfiguration;
 import io.github.httppool.autoconfigure.metrics.HttpPoolMetricsAutoConfiguration;
+import io.github.httppool.testsupport.HttpPoolContexts;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.ssl.SslAutoConfiguration;

@@ -13,8 +13,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 
 import io.github.httppool.actuate.HttpPoolEndpoint;
-import io.github.httppool.pool.internal.CloseReason;
 import io.github.httppool.autoconfigure.HttpPoolAutoConfiguration;
+import io.github.httppool.pool.internal.CloseReason;
 import io.github.httppool.testsupport.HttpPoolContexts;
 import io.github.httppool.testsupport.LoopbackHttpServer;
 import io.github.httppool.testsupport.MutableDnsResolver;

@@ -3,8 +3,8 @@ package io.github.httppool.pool;
 import java.util.List;
 import java.util.concurrent.Callable;
 
-import io.github.httppool.testsupport.HttpPoolContexts;
 import io.github.httppool.autoconfigure.HttpPoolAutoConfiguration;
+import io.github.httppool.testsupport.HttpPoolContexts;
 import org.apache.hc.core5.pool.PoolStats;
 
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;

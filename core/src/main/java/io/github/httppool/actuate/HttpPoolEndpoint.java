@@ -1,10 +1,10 @@
 package io.github.httppool.actuate;
 
-import io.github.httppool.actuate.internal.PoolFigures;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import io.github.httppool.actuate.internal.PoolFigures;
 import io.github.httppool.advisor.internal.PoolAdvisor;
 import io.github.httppool.advisor.internal.PoolAdvisors;
 import io.github.httppool.pool.HttpPool;

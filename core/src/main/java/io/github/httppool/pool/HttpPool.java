@@ -2,11 +2,10 @@ package io.github.httppool.pool;
 
 import java.time.Duration;
 import java.util.Collections;
-import java.util.TreeMap;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
-
 
 import io.github.httppool.pool.internal.AddressBalancer;
 import io.github.httppool.pool.internal.ConnectionRetirement;

@@ -1,10 +1,10 @@
 package io.github.httppool.config.internal;
 
+import java.time.Duration;
+
 import io.github.httppool.autoconfigure.HttpPoolAutoConfiguration;
 import io.github.httppool.config.HttpPoolClientProperties;
 import io.github.httppool.config.HttpPoolProperties;
-import java.time.Duration;
-
 import io.github.httppool.pool.HttpPool;
 import org.apache.hc.client5.http.config.ConnectionConfig;
 import org.apache.hc.client5.http.config.RequestConfig;

@@ -6,9 +6,9 @@ import io.github.httppool.autoconfigure.advisor.HttpPoolAdvisorAutoConfiguration
 import io.github.httppool.pool.HttpPools;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
-import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;

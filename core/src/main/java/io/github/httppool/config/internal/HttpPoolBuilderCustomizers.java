@@ -1,9 +1,9 @@
 package io.github.httppool.config.internal;
 
-import io.github.httppool.config.HttpPoolConnectionManagerCustomizer;
-import io.github.httppool.config.HttpPoolHttpClientCustomizer;
 import java.util.List;
 
+import io.github.httppool.config.HttpPoolConnectionManagerCustomizer;
+import io.github.httppool.config.HttpPoolHttpClientCustomizer;
 import org.apache.hc.client5.http.impl.classic.HttpClientBuilder;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuilder;
 

@@ -8,10 +8,10 @@ import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
 
-import io.github.httppool.pool.internal.SpringBootHttpClientFeatures;
 import io.github.httppool.config.HttpPoolClientProperties;
 import io.github.httppool.config.HttpPoolProperties;
 import io.github.httppool.config.InvalidHttpPoolPropertyException;
+import io.github.httppool.pool.internal.SpringBootHttpClientFeatures;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.bind.Bindable;

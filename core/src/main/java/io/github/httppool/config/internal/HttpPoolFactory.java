@@ -1,12 +1,12 @@
 package io.github.httppool.config.internal;
 
-import io.github.httppool.config.HttpPoolProperties;
 import java.net.InetAddress;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.Predicate;
 
+import io.github.httppool.config.HttpPoolProperties;
 import io.github.httppool.pool.HttpPool;
 import io.github.httppool.pool.HttpPools;
 import io.github.httppool.pool.internal.AddressBalancer;

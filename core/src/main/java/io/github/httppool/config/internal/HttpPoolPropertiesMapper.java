@@ -1,6 +1,5 @@
 package io.github.httppool.config.internal;
 
-import io.github.httppool.config.HttpPoolClientProperties;
 import java.net.InetAddress;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -8,6 +7,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
+import io.github.httppool.config.HttpPoolClientProperties;
 import io.github.httppool.pool.HttpPool;
 import io.github.httppool.pool.internal.AddressBalancer;
 import io.github.httppool.pool.internal.CallDeadlineHandler;

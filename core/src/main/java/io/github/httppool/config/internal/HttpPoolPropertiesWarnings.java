@@ -1,10 +1,10 @@
 package io.github.httppool.config.internal;
 
-import io.github.httppool.config.HttpPoolProperties;
-import io.github.httppool.config.HttpPoolClientProperties;
 import java.util.ArrayList;
 import java.util.List;
 
+import io.github.httppool.config.HttpPoolClientProperties;
+import io.github.httppool.config.HttpPoolProperties;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 

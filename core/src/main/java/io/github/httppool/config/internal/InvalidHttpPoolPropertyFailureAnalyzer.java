@@ -1,6 +1,7 @@
 package io.github.httppool.config.internal;
 
 import io.github.httppool.config.InvalidHttpPoolPropertyException;
+
 import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 

@@ -1,13 +1,13 @@
 package io.github.httppool.config.internal;
 
-import io.github.httppool.pool.internal.Milliseconds;
-import io.github.httppool.pool.internal.SpringBootHttpClientFeatures;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
+import io.github.httppool.pool.internal.Milliseconds;
+import io.github.httppool.pool.internal.SpringBootHttpClientFeatures;
 import org.apache.hc.client5.http.classic.HttpClient;
 import org.apache.hc.client5.http.config.RequestConfig;
 import org.apache.hc.client5.http.cookie.BasicCookieStore;

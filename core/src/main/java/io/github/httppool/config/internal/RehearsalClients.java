@@ -1,11 +1,11 @@
 package io.github.httppool.config.internal;
 
-import io.github.httppool.config.HttpPoolClientProperties;
 import java.util.List;
 import java.util.function.Consumer;
 
 import javax.net.ssl.SSLContext;
 
+import io.github.httppool.config.HttpPoolClientProperties;
 import io.github.httppool.pool.HttpPool;
 import io.github.httppool.pool.HttpPools;
 import io.github.httppool.pool.internal.SpringBootHttpClientFeatures;

@@ -1,7 +1,5 @@
 package io.github.httppool.config.internal;
 
-import io.github.httppool.config.HttpPoolProperties;
-import io.github.httppool.config.InvalidHttpPoolPropertyException;
 import java.beans.PropertyDescriptor;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
@@ -12,6 +10,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import io.github.httppool.config.HttpPoolProperties;
+import io.github.httppool.config.InvalidHttpPoolPropertyException;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;

@@ -5,8 +5,8 @@ import java.io.InterruptedIOException;
 
 import io.github.httppool.pool.HttpPoolExhaustedException;
 import org.apache.hc.client5.http.classic.ExecChain;
-import org.apache.hc.client5.http.impl.classic.RequestFailedException;
 import org.apache.hc.client5.http.classic.ExecChainHandler;
+import org.apache.hc.client5.http.impl.classic.RequestFailedException;
 import org.apache.hc.core5.http.ClassicHttpRequest;
 import org.apache.hc.core5.http.ClassicHttpResponse;
 import org.apache.hc.core5.http.ConnectionRequestTimeoutException;

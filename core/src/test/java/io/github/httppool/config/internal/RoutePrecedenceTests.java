@@ -1,21 +1,20 @@
 package io.github.httppool.config.internal;
 
-import io.github.httppool.config.HttpPoolClientProperties;
-import io.github.httppool.config.HttpPoolProperties;
 import java.time.Duration;
 import java.util.Map;
 
+import io.github.httppool.config.HttpPoolClientProperties;
+import io.github.httppool.config.HttpPoolProperties;
 import io.github.httppool.pool.HttpPool;
 import io.github.httppool.pool.internal.ConnectionRetirement;
 import io.github.httppool.pool.internal.RouteConnectionConfigResolver;
+import io.github.httppool.pool.internal.SpringBootHttpClientFeatures;
 import org.apache.hc.client5.http.HttpRoute;
 import org.apache.hc.client5.http.config.ConnectionConfig;
 import org.apache.hc.core5.http.HttpHost;
 import org.apache.hc.core5.util.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-
-import io.github.httppool.pool.internal.SpringBootHttpClientFeatures;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
