@@ -40,6 +40,7 @@ import org.springframework.boot.autoconfigure.http.client.ClientHttpRequestFacto
 import org.springframework.boot.autoconfigure.http.client.HttpClientAutoConfiguration;
 import org.springframework.boot.autoconfigure.ssl.SslAutoConfiguration;
 import org.springframework.boot.autoconfigure.web.client.RestClientAutoConfiguration;
+import org.springframework.boot.autoconfigure.web.client.RestClientSsl;
 import org.springframework.boot.autoconfigure.web.client.RestTemplateAutoConfiguration;
 import org.springframework.boot.http.client.ClientHttpRequestFactoryBuilder;
 import org.springframework.boot.http.client.HttpComponentsClientHttpRequestFactoryBuilder;
@@ -184,6 +185,22 @@ class HttpPoolAutoConfigurationTests {
 			assertThat(pool[0].isClosed()).isFalse();
 		});
 		assertThat(pool[0].isClosed()).isTrue();
+	}
+
+	@Test
+	void springBootsRestClientSslGivesAnotherBundleAPoolOfItsOwn() {
+		try (LoopbackHttpServer https = LoopbackHttpServer.https()) {
+			this.contextRunner.withPropertyValues(TestTls.clientBundleProperties("partner", false)).run((context) -> {
+				RestClient client = context.getBean(RestClient.Builder.class)
+					.apply(context.getBean(RestClientSsl.class).fromBundle("partner"))
+					.build();
+				client.get().uri(https.url("/call")).retrieve().toBodilessEntity();
+				client.get().uri(https.url("/call")).retrieve().toBodilessEntity();
+				assertThat(https.completedTlsHandshakes()).isOne();
+				assertThat(context.getBean(HttpPools.class).all()).extracting(HttpPool::name)
+					.containsExactly(HttpPoolAutoConfiguration.DEFAULT_CLIENT, "default:ssl-bundle=partner");
+			});
+		}
 	}
 
 	@Test
