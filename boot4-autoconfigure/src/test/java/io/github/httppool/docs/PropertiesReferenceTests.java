@@ -75,7 +75,7 @@ class PropertiesReferenceTests {
 		page.append("# Configuration properties\n\n");
 		page.append("Every `http.pool.*` key, generated from the configuration metadata the build produces ");
 		page.append("(the same text your IDE shows). Do not edit by hand: run\n");
-		page.append("`mvn -pl autoconfigure -am test -Dtest=PropertiesReferenceTests ");
+		page.append("`mvn -pl boot4-autoconfigure -am test -Dtest=PropertiesReferenceTests ");
 		page.append("-Dsurefire.failIfNoSpecifiedTests=false -Dhttppool.docs.update=true`.\n\n");
 		page.append("Every key of the default client (all but `http.pool.enabled`, ");
 		page.append("`http.pool.fail-on-unknown-properties`, `http.pool.fail-on-unapplied-customizers`, ");

@@ -35,10 +35,11 @@ class CertificateRotationTests {
 
 	@Test
 	void rewritingTheClientCertificateRotatesConnectionsWithoutBreakingCallsInFlight() throws Exception {
+		copy("ca.crt", "ca.crt");
 		copy("client.crt", "client.crt");
 		copy("client.key", "client.key");
 		PoolTestSupport.contextRunner()
-			.withPropertyValues("spring.ssl.bundle.pem.partner.truststore.certificate=classpath:tls/ca.crt",
+			.withPropertyValues("spring.ssl.bundle.pem.partner.truststore.certificate=file:" + this.directory.resolve("ca.crt"),
 					"spring.ssl.bundle.pem.partner.keystore.certificate=file:" + this.directory.resolve("client.crt"),
 					"spring.ssl.bundle.pem.partner.keystore.private-key=file:" + this.directory.resolve("client.key"),
 					"spring.ssl.bundle.pem.partner.reload-on-update=true",

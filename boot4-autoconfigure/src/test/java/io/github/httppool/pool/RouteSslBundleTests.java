@@ -166,10 +166,11 @@ class RouteSslBundleTests {
 	@Test
 	void rewritingARoutesClientCertificateRotatesOnlyItsConnectionsMaterial() throws Exception {
 		LoopbackHttpServer partnerA = server(TestTls.mtlsServerSslContext("ca.crt"));
+		copy("ca.crt", "ca.crt");
 		copy("client.crt", "client.crt");
 		copy("client.key", "client.key");
 		PoolTestSupport.withRawProperties(PoolTestSupport.contextRunner(),
-				"spring.ssl.bundle.pem.rotating.truststore.certificate=" + TestTls.CA_CERTIFICATE,
+				"spring.ssl.bundle.pem.rotating.truststore.certificate=file:" + this.directory.resolve("ca.crt"),
 				"spring.ssl.bundle.pem.rotating.keystore.certificate=file:" + this.directory.resolve("client.crt"),
 				"spring.ssl.bundle.pem.rotating.keystore.private-key=file:" + this.directory.resolve("client.key"),
 				"spring.ssl.bundle.pem.rotating.reload-on-update=true", "spring.ssl.bundle.watch.file.quiet-period=100ms",
