@@ -1,13 +1,12 @@
 package io.github.httppool.autoconfigure;
 
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.function.Consumer;
 
 import io.github.httppool.config.HttpPoolConnectionManagerCustomizer;
 import io.github.httppool.config.HttpPoolHttpClientCustomizer;
 import io.github.httppool.config.HttpPoolProperties;
 import io.github.httppool.config.internal.ApplicationPoolBeans;
+import io.github.httppool.config.internal.ApplicationPoolBeansConfiguration;
 import io.github.httppool.config.internal.HttpPoolBuilderCustomizers;
 import io.github.httppool.config.internal.HttpPoolClients;
 import io.github.httppool.config.internal.HttpPoolFactory;
@@ -24,7 +23,6 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -73,7 +71,7 @@ import org.springframework.web.client.support.RestClientHttpServiceGroupConfigur
 		RestClient.class })
 @ConditionalOnBooleanProperty(name = "http.pool.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(HttpPoolProperties.class)
-@Import(NamedRestClientsRegistrar.class)
+@Import({ NamedRestClientsRegistrar.class, ApplicationPoolBeansConfiguration.class })
 public final class HttpPoolAutoConfiguration {
 
 	/**
@@ -97,7 +95,9 @@ public final class HttpPoolAutoConfiguration {
 		this.baseline = httpClientSettings.getIfAvailable(HttpClientSettings::defaults);
 		this.sslBundles = sslBundles.getIfAvailable();
 		SpringBootBuilderCustomizations springBoot = SpringBootBuilderCustomizations.read(
-				byBeanName(requestFactoryBuilderCustomizers, beanFactory), ClientHttpRequestFactoryBuilderCustomizer.class,
+				SpringBootBuilderCustomizations.byBeanName(
+						requestFactoryBuilderCustomizers.orderedStream(), beanFactory,
+						ClientHttpRequestFactoryBuilderCustomizer.class), ClientHttpRequestFactoryBuilderCustomizer.class,
 				HttpPoolAutoConfiguration::customize, "spring.http.clients.imperative.factory", properties.isFailOnUnappliedCustomizers());
 		this.factory = new HttpPoolFactory(this.baseline, this.sslBundles,
 				new HttpPoolBuilderCustomizers(connectionManagerCustomizers.orderedStream().toList(),
@@ -109,28 +109,6 @@ public final class HttpPoolAutoConfiguration {
 	private static Object customize(ClientHttpRequestFactoryBuilderCustomizer customizer,
 			ClientHttpRequestFactoryBuilder<?> builder) {
 		return customizer.customize(builder);
-	}
-
-	/**
-	 * Return Spring Boot's request factory builder customizers in the order Spring Boot
-	 * applies them, by bean name.
-	 */
-	@SuppressWarnings("rawtypes")
-	private static Map<String, ClientHttpRequestFactoryBuilderCustomizer> byBeanName(
-			ObjectProvider<ClientHttpRequestFactoryBuilderCustomizer<?>> customizers, ListableBeanFactory beanFactory) {
-		Map<String, ClientHttpRequestFactoryBuilderCustomizer> beans = beanFactory
-			.getBeansOfType(ClientHttpRequestFactoryBuilderCustomizer.class);
-		Map<String, ClientHttpRequestFactoryBuilderCustomizer> ordered = new LinkedHashMap<>();
-		customizers.orderedStream().forEach((customizer) -> {
-			String name = beans.entrySet()
-				.stream()
-				.filter((bean) -> bean.getValue() == customizer)
-				.map(Map.Entry::getKey)
-				.findFirst()
-				.orElse(customizer.getClass().getName());
-			ordered.put(name, customizer);
-		});
-		return ordered;
 	}
 
 	@Bean
@@ -184,29 +162,6 @@ public final class HttpPoolAutoConfiguration {
 	@ConditionalOnMissingBean
 	RestClient httpPoolRestClient(PooledRestClients pooledRestClients) {
 		return pooledRestClients.restClient(DEFAULT_CLIENT);
-	}
-
-	@Configuration(proxyBeanMethods = false)
-	@ConditionalOnBean(PoolingHttpClientConnectionManager.class)
-	static class ApplicationConnectionManagerConfiguration {
-
-		@Bean
-		ApplicationPoolBeans.ConnectionManager httpPoolApplicationConnectionManager(
-				PoolingHttpClientConnectionManager connectionManager) {
-			return new ApplicationPoolBeans.ConnectionManager(connectionManager);
-		}
-
-	}
-
-	@Configuration(proxyBeanMethods = false)
-	@ConditionalOnBean(CloseableHttpClient.class)
-	static class ApplicationHttpClientConfiguration {
-
-		@Bean
-		ApplicationPoolBeans.HttpClient httpPoolApplicationHttpClient(CloseableHttpClient httpClient) {
-			return new ApplicationPoolBeans.HttpClient(httpClient);
-		}
-
 	}
 
 	@Configuration(proxyBeanMethods = false)

@@ -22,6 +22,7 @@ import org.springframework.web.client.RestClient;
  * and qualified by the client name, so {@code @Qualifier("partner") RestClient} injects
  * the client of {@code http.pool.clients.partner}. Named clients are not default
  * candidates: an unqualified {@code RestClient} injection point gets the default client.
+ * Imported by each Spring Boot generation's auto-configuration.
  */
 public class NamedRestClientsRegistrar implements ImportBeanDefinitionRegistrar, EnvironmentAware {
 

@@ -3,12 +3,14 @@ package io.github.httppool.config.internal;
 import java.lang.reflect.Field;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.BiFunction;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.stream.Stream;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -21,6 +23,7 @@ import org.apache.hc.client5.http.ssl.TlsSocketStrategy;
 import org.apache.hc.core5.http.io.SocketConfig;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.boot.http.client.ClientHttpRequestFactoryBuilder;
 import org.springframework.boot.http.client.HttpComponentsClientHttpRequestFactoryBuilder;
 import org.springframework.boot.http.client.HttpComponentsHttpClientBuilder;
@@ -57,9 +60,10 @@ public final class SpringBootBuilderCustomizations {
 
 	/**
 	 * The fields only some Spring Boot versions have: Spring Boot 4.0's builder has no DNS
-	 * resolver, so no customizer can set one there.
+	 * resolver and Spring Boot 3.5's no connection config customizer, so no customizer can
+	 * set them there.
 	 */
-	private static final Set<String> OPTIONAL_FIELDS = Set.of("dnsResolver");
+	private static final Set<String> OPTIONAL_FIELDS = Set.of("dnsResolver", "connectionConfigCustomizer");
 
 	private final Map<String, Object> changed = new HashMap<>();
 
@@ -81,6 +85,28 @@ public final class SpringBootBuilderCustomizations {
 			}
 		}
 		this.requestFactoryCustomizers = List.copyOf(requestFactoryCustomizers);
+	}
+
+	/**
+	 * Return Spring Boot's request factory builder customizers by bean name, in the order
+	 * Spring Boot applies them.
+	 * @param <C> the customizer type of the running Spring Boot generation
+	 * @param ordered the customizer beans, in order
+	 * @param beanFactory the bean factory that holds them
+	 * @param customizerType the customizer type
+	 * @return the customizers by bean name (a customizer that is no bean by its class name)
+	 */
+	public static <C> Map<String, C> byBeanName(Stream<? extends C> ordered, ListableBeanFactory beanFactory,
+			Class<C> customizerType) {
+		Map<String, C> beans = beanFactory.getBeansOfType(customizerType);
+		Map<String, C> byName = new LinkedHashMap<>();
+		ordered.forEach((customizer) -> byName.put(beans.entrySet()
+			.stream()
+			.filter((bean) -> bean.getValue() == customizer)
+			.map(Map.Entry::getKey)
+			.findFirst()
+			.orElse(customizer.getClass().getName()), customizer));
+		return byName;
 	}
 
 	/**
@@ -246,9 +272,16 @@ public final class SpringBootBuilderCustomizations {
 	 * @param sslBundle the SSL bundle, or {@code null}
 	 * @return the strategy, or {@code null} when no customizer set a factory
 	 */
+	@SuppressWarnings("unchecked")
 	public @Nullable TlsSocketStrategy tlsSocketStrategy(@Nullable SslBundle sslBundle) {
-		HttpComponentsHttpClientBuilder.TlsSocketStrategyFactory factory = changed("tlsSocketStrategyFactory");
-		return (factory != null) ? factory.getTlsSocketStrategy(sslBundle) : null;
+		Object factory = changed("tlsSocketStrategyFactory");
+		if (factory instanceof Function<?, ?> function) {
+			// Spring Boot 3.5 keeps the factory as a function
+			return ((Function<@Nullable SslBundle, TlsSocketStrategy>) function).apply(sslBundle);
+		}
+		return (factory != null)
+				? ((HttpComponentsHttpClientBuilder.TlsSocketStrategyFactory) factory).getTlsSocketStrategy(sslBundle)
+				: null;
 	}
 
 	/**

@@ -1,0 +1,194 @@
+package io.github.httppool.autoconfigure;
+
+import java.util.function.Consumer;
+
+import io.github.httppool.config.HttpPoolConnectionManagerCustomizer;
+import io.github.httppool.config.HttpPoolHttpClientCustomizer;
+import io.github.httppool.config.HttpPoolProperties;
+import io.github.httppool.config.internal.ApplicationPoolBeans;
+import io.github.httppool.config.internal.ApplicationPoolBeansConfiguration;
+import io.github.httppool.config.internal.HttpPoolBuilderCustomizers;
+import io.github.httppool.config.internal.HttpPoolClients;
+import io.github.httppool.config.internal.HttpPoolFactory;
+import io.github.httppool.config.internal.NamedRestClientsRegistrar;
+import io.github.httppool.config.internal.PooledClients;
+import io.github.httppool.config.internal.SpringBootBuilderCustomizations;
+import io.github.httppool.pool.HttpPools;
+import io.github.httppool.pool.internal.ConnectionEvictor;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.apache.hc.client5.http.DnsResolver;
+import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
+import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.beans.factory.ListableBeanFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.http.client.ClientHttpRequestFactoryBuilderCustomizer;
+import org.springframework.boot.autoconfigure.http.client.HttpClientAutoConfiguration;
+import org.springframework.boot.autoconfigure.ssl.SslAutoConfiguration;
+import org.springframework.boot.autoconfigure.web.client.RestClientAutoConfiguration;
+import org.springframework.boot.autoconfigure.web.client.RestTemplateAutoConfiguration;
+import org.springframework.boot.autoconfigure.web.client.RestTemplateBuilderConfigurer;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.http.client.ClientHttpRequestFactoryBuilder;
+import org.springframework.boot.http.client.ClientHttpRequestFactorySettings;
+import org.springframework.boot.http.client.HttpClientSettings;
+import org.springframework.boot.ssl.SslBundles;
+import org.springframework.boot.web.client.RestClientCustomizer;
+import org.springframework.boot.web.client.RestTemplateCustomizer;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
+import org.springframework.core.env.Environment;
+import org.springframework.web.client.RestClient;
+import org.springframework.web.client.RestTemplate;
+
+/**
+ * Spring Boot 3.5 auto-configuration of the managed connection pools: one
+ * {@link PoolingHttpClientConnectionManager} per client, kept in the {@link HttpPools}
+ * bean. The default client's pool is shared by the starter's {@link RestClient} and
+ * {@link RestTemplate} and by every client that Spring Boot's {@code RestClient.Builder}
+ * and {@code RestTemplateBuilder} produce; each named client
+ * ({@code http.pool.clients.<name>}) gets a pool and a qualified {@link RestClient} of its
+ * own. Spring Boot's {@code spring.http.client.*} settings are the baseline. It runs
+ * before Spring Boot's {@link HttpClientAutoConfiguration}, whose request factory
+ * builder backs off for the pooled one.
+ *
+ * @since 0.1.0
+ */
+@AutoConfiguration(after = SslAutoConfiguration.class,
+		before = { HttpClientAutoConfiguration.class, RestClientAutoConfiguration.class,
+				RestTemplateAutoConfiguration.class },
+		beforeName = "org.springframework.cloud.openfeign.FeignAutoConfiguration")
+@ConditionalOnClass({ PoolingHttpClientConnectionManager.class, ClientHttpRequestFactoryBuilder.class,
+		RestClient.class })
+@ConditionalOnBooleanProperty(name = "http.pool.enabled", matchIfMissing = true)
+@EnableConfigurationProperties(HttpPoolProperties.class)
+@Import({ NamedRestClientsRegistrar.class, ApplicationPoolBeansConfiguration.class })
+public final class HttpPoolAutoConfiguration {
+
+	/**
+	 * The name of the default client's pool.
+	 */
+	public static final String DEFAULT_CLIENT = HttpPoolProperties.DEFAULT_CLIENT;
+
+	private static final Log logger = LogFactory.getLog(HttpPoolAutoConfiguration.class);
+
+	private static final String FACTORY_PROPERTY = "spring.http.client.factory";
+
+	private final ClientHttpRequestFactorySettings settings;
+
+	private final HttpClientSettings baseline;
+
+	private final @Nullable SslBundles sslBundles;
+
+	private final HttpPoolFactory factory;
+
+	HttpPoolAutoConfiguration(HttpPoolProperties properties,
+			ObjectProvider<ClientHttpRequestFactorySettings> requestFactorySettings,
+			ObjectProvider<SslBundles> sslBundles,
+			ObjectProvider<HttpPoolConnectionManagerCustomizer> connectionManagerCustomizers,
+			ObjectProvider<HttpPoolHttpClientCustomizer> httpClientCustomizers,
+			ObjectProvider<ClientHttpRequestFactoryBuilderCustomizer<?>> requestFactoryBuilderCustomizers,
+			ListableBeanFactory beanFactory, ObjectProvider<DnsResolver> dnsResolver) {
+		this.settings = requestFactorySettings.getIfAvailable(ClientHttpRequestFactorySettings::defaults);
+		this.baseline = PooledClientHttpRequestFactoryBuilder.httpClientSettings(this.settings);
+		this.sslBundles = sslBundles.getIfAvailable();
+		SpringBootBuilderCustomizations springBoot = SpringBootBuilderCustomizations.read(
+				SpringBootBuilderCustomizations.byBeanName(
+						requestFactoryBuilderCustomizers.orderedStream(), beanFactory,
+						ClientHttpRequestFactoryBuilderCustomizer.class), ClientHttpRequestFactoryBuilderCustomizer.class,
+				HttpPoolAutoConfiguration::customize, FACTORY_PROPERTY, properties.isFailOnUnappliedCustomizers());
+		this.factory = new HttpPoolFactory(this.baseline, this.sslBundles,
+				new HttpPoolBuilderCustomizers(connectionManagerCustomizers.orderedStream().toList(),
+						httpClientCustomizers.orderedStream().toList(), springBoot),
+				dnsResolver.getIfUnique());
+	}
+
+	@SuppressWarnings({ "unchecked", "rawtypes" })
+	private static Object customize(ClientHttpRequestFactoryBuilderCustomizer customizer,
+			ClientHttpRequestFactoryBuilder<?> builder) {
+		return customizer.customize(builder);
+	}
+
+	@Bean
+	HttpPoolClients httpPoolClients(HttpPoolProperties properties, Environment environment) {
+		HttpPoolClients clients = HttpPoolClients.create(properties, environment, this.baseline, this.sslBundles);
+		for (String name : clients.names()) {
+			if (!clients.get(name).getServiceGroups().isEmpty()) {
+				logger.warn(HttpPoolClients.prefix(name) + "service-groups has no effect on Spring Boot 3.5: HTTP"
+						+ " service groups need Spring Framework 7 and Spring Boot 4");
+			}
+		}
+		return clients;
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	HttpPools httpPools(HttpPoolClients httpPoolClients,
+			ObjectProvider<ApplicationPoolBeans.ConnectionManager> applicationConnectionManager,
+			ObjectProvider<ApplicationPoolBeans.HttpClient> applicationHttpClient) {
+		ApplicationPoolBeans.ConnectionManager connectionManager = applicationConnectionManager.getIfAvailable();
+		ApplicationPoolBeans.HttpClient httpClient = applicationHttpClient.getIfAvailable();
+		return this.factory.createPools(httpPoolClients,
+				(connectionManager != null) ? connectionManager.connectionManager() : null,
+				(httpClient != null) ? httpClient.httpClient() : null);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	ConnectionEvictor httpPoolConnectionEvictor(HttpPools httpPools) {
+		return new ConnectionEvictor(httpPools);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	PooledClients httpPoolPooledClients(HttpPoolClients httpPoolClients, HttpPools httpPools,
+			ObjectProvider<RestClientCustomizer> restClientCustomizers) {
+		return new PooledClients(httpPoolClients, httpPools, this.factory,
+				() -> restClientCustomizers.orderedStream()
+					.map((customizer) -> (Consumer<RestClient.Builder>) customizer::customize)
+					.toList());
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	PooledRestClients pooledRestClients(PooledClients pooledClients,
+			ObjectProvider<RestTemplateBuilderConfigurer> restTemplateBuilderConfigurer,
+			ObjectProvider<RestTemplateCustomizer> restTemplateCustomizers) {
+		return new PooledRestClients(pooledClients, this.settings, restTemplateBuilderConfigurer,
+				restTemplateCustomizers);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	@Conditional(OnHttpComponentsFactoryCondition.class)
+	ClientHttpRequestFactoryBuilder<?> httpPoolClientHttpRequestFactoryBuilder(PooledRestClients pooledRestClients) {
+		return pooledRestClients.requestFactoryBuilder(DEFAULT_CLIENT);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	RestClient httpPoolRestClient(PooledRestClients pooledRestClients) {
+		return pooledRestClients.restClient(DEFAULT_CLIENT);
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(RestTemplate.class)
+	static class RestTemplateConfiguration {
+
+		@Bean
+		@ConditionalOnMissingBean
+		RestTemplate httpPoolRestTemplate(PooledRestClients pooledRestClients) {
+			return pooledRestClients.restTemplate(DEFAULT_CLIENT);
+		}
+
+	}
+
+}

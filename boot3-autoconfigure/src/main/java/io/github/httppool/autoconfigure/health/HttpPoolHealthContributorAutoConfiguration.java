@@ -1,0 +1,43 @@
+package io.github.httppool.autoconfigure.health;
+
+import java.util.Locale;
+
+import io.github.httppool.autoconfigure.HttpPoolAutoConfiguration;
+import io.github.httppool.config.HttpPoolProperties;
+import io.github.httppool.pool.HttpPools;
+import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.actuate.autoconfigure.health.ConditionalOnEnabledHealthIndicator;
+import org.springframework.boot.actuate.health.HealthContributor;
+import org.springframework.boot.actuate.health.Status;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * Auto-configuration of the pools' health contributor, {@code httpPool}, one entry per
+ * pool. Off with {@code management.health.httppool.enabled=false}; a saturated pool
+ * reports {@code http.pool.health.saturated-status} (UP by default).
+ *
+ * @since 0.1.0
+ */
+@AutoConfiguration(after = HttpPoolAutoConfiguration.class,
+		beforeName = "org.springframework.boot.actuate.autoconfigure.health.HealthContributorAutoConfiguration")
+@ConditionalOnClass({ HealthContributor.class, PoolingHttpClientConnectionManager.class })
+@ConditionalOnBean(HttpPools.class)
+@ConditionalOnEnabledHealthIndicator("httppool")
+public final class HttpPoolHealthContributorAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean(name = "httpPoolHealthContributor")
+	HttpPoolHealthContributor httpPoolHealthContributor(HttpPools httpPools,
+			ObjectProvider<HttpPoolProperties> properties) {
+		HttpPoolProperties httpPool = properties.getIfAvailable();
+		String status = (httpPool != null) ? httpPool.getHealth().getSaturatedStatus() : Status.UP.getCode();
+		return new HttpPoolHealthContributor(httpPools, new Status(status.trim().toUpperCase(Locale.ROOT)));
+	}
+
+}
