@@ -60,13 +60,15 @@ public class HttpPoolClientProperties {
 
 	/**
 	 * Maximum time to establish a connection, TLS handshake included. When not set,
-	 * 'spring.http.clients.connect-timeout' applies, else 5s.
+	 * Spring Boot's 'spring.http.clients.connect-timeout' (Spring Boot 3.5:
+	 * 'spring.http.client.connect-timeout') applies, else 5s.
 	 */
 	private @Nullable Duration connectTimeout;
 
 	/**
 	 * Maximum time to wait for response data once a request is sent. When not set,
-	 * 'spring.http.clients.read-timeout' applies, else 30s.
+	 * Spring Boot's 'spring.http.clients.read-timeout' (Spring Boot 3.5:
+	 * 'spring.http.client.read-timeout') applies, else 30s.
 	 */
 	private @Nullable Duration responseTimeout;
 
@@ -435,7 +437,8 @@ public class HttpPoolClientProperties {
 		/**
 		 * Name of the SSL bundle (spring.ssl.bundle.*) that provides trust material and,
 		 * for mutual TLS, the client key. When not set, 'spring.http.clients.ssl.bundle'
-		 * applies, else the JVM's default trust store.
+		 * (Spring Boot 3.5: 'spring.http.client.ssl.bundle') applies, else the JVM's default
+		 * trust store.
 		 */
 		private @Nullable String bundle;
 
