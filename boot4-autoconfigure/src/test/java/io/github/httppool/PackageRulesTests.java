@@ -43,7 +43,7 @@ class PackageRulesTests {
 			.layer("config").definedBy("io.github.httppool.config..")
 			.layer("autoconfigure").definedBy("io.github.httppool.autoconfigure..")
 			.whereLayer("autoconfigure").mayNotBeAccessedByAnyLayer()
-			.whereLayer("config").mayOnlyBeAccessedByLayers("autoconfigure")
+			.whereLayer("config").mayOnlyBeAccessedByLayers("actuate", "autoconfigure")
 			.whereLayer("metrics").mayOnlyBeAccessedByLayers("autoconfigure")
 			.whereLayer("warmup").mayOnlyBeAccessedByLayers("config", "autoconfigure")
 			.whereLayer("actuate").mayOnlyBeAccessedByLayers("autoconfigure")

@@ -5,22 +5,17 @@ import java.util.function.Consumer;
 import io.github.httppool.config.HttpPoolConnectionManagerCustomizer;
 import io.github.httppool.config.HttpPoolHttpClientCustomizer;
 import io.github.httppool.config.HttpPoolProperties;
-import io.github.httppool.config.internal.ApplicationPoolBeans;
-import io.github.httppool.config.internal.ApplicationPoolBeansConfiguration;
-import io.github.httppool.config.internal.HttpPoolBuilderCustomizers;
+import io.github.httppool.config.internal.HttpPoolBeansConfiguration;
 import io.github.httppool.config.internal.HttpPoolClients;
 import io.github.httppool.config.internal.HttpPoolFactory;
 import io.github.httppool.config.internal.NamedRestClientsRegistrar;
 import io.github.httppool.config.internal.PooledClients;
 import io.github.httppool.config.internal.SpringBootBuilderCustomizations;
 import io.github.httppool.pool.HttpPools;
-import io.github.httppool.pool.internal.ConnectionEvictor;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.apache.hc.client5.http.DnsResolver;
-import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
-import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
@@ -37,7 +32,6 @@ import org.springframework.boot.autoconfigure.web.client.RestTemplateBuilderConf
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.http.client.ClientHttpRequestFactoryBuilder;
 import org.springframework.boot.http.client.ClientHttpRequestFactorySettings;
-import org.springframework.boot.http.client.HttpClientSettings;
 import org.springframework.boot.ssl.SslBundles;
 import org.springframework.boot.web.client.RestClientCustomizer;
 import org.springframework.boot.web.client.RestTemplateCustomizer;
@@ -45,7 +39,6 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
-import org.springframework.core.env.Environment;
 import org.springframework.web.client.RestClient;
 import org.springframework.web.client.RestTemplate;
 
@@ -70,7 +63,7 @@ import org.springframework.web.client.RestTemplate;
 		RestClient.class })
 @ConditionalOnBooleanProperty(name = "http.pool.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(HttpPoolProperties.class)
-@Import({ NamedRestClientsRegistrar.class, ApplicationPoolBeansConfiguration.class })
+@Import({ NamedRestClientsRegistrar.class, HttpPoolBeansConfiguration.class })
 public final class HttpPoolAutoConfiguration {
 
 	/**
@@ -84,10 +77,6 @@ public final class HttpPoolAutoConfiguration {
 
 	private final ClientHttpRequestFactorySettings settings;
 
-	private final HttpClientSettings baseline;
-
-	private final @Nullable SslBundles sslBundles;
-
 	private final HttpPoolFactory factory;
 
 	HttpPoolAutoConfiguration(HttpPoolProperties properties,
@@ -98,17 +87,13 @@ public final class HttpPoolAutoConfiguration {
 			ObjectProvider<ClientHttpRequestFactoryBuilderCustomizer<?>> requestFactoryBuilderCustomizers,
 			ListableBeanFactory beanFactory, ObjectProvider<DnsResolver> dnsResolver) {
 		this.settings = requestFactorySettings.getIfAvailable(ClientHttpRequestFactorySettings::defaults);
-		this.baseline = PooledClientHttpRequestFactoryBuilder.httpClientSettings(this.settings);
-		this.sslBundles = sslBundles.getIfAvailable();
 		SpringBootBuilderCustomizations springBoot = SpringBootBuilderCustomizations.read(
-				SpringBootBuilderCustomizations.byBeanName(
-						requestFactoryBuilderCustomizers.orderedStream(), beanFactory,
-						ClientHttpRequestFactoryBuilderCustomizer.class), ClientHttpRequestFactoryBuilderCustomizer.class,
-				HttpPoolAutoConfiguration::customize, FACTORY_PROPERTY, properties.isFailOnUnappliedCustomizers());
-		this.factory = new HttpPoolFactory(this.baseline, this.sslBundles,
-				new HttpPoolBuilderCustomizers(connectionManagerCustomizers.orderedStream().toList(),
-						httpClientCustomizers.orderedStream().toList(), springBoot),
-				dnsResolver.getIfUnique());
+				SpringBootBuilderCustomizations.byBeanName(requestFactoryBuilderCustomizers.orderedStream(), beanFactory,
+						ClientHttpRequestFactoryBuilderCustomizer.class),
+				ClientHttpRequestFactoryBuilderCustomizer.class, HttpPoolAutoConfiguration::customize, FACTORY_PROPERTY,
+				properties.isFailOnUnappliedCustomizers());
+		this.factory = HttpPoolFactory.create(PooledClientHttpRequestFactoryBuilder.httpClientSettings(this.settings),
+				sslBundles, springBoot, connectionManagerCustomizers, httpClientCustomizers, dnsResolver);
 	}
 
 	@SuppressWarnings({ "unchecked", "rawtypes" })
@@ -118,33 +103,8 @@ public final class HttpPoolAutoConfiguration {
 	}
 
 	@Bean
-	HttpPoolClients httpPoolClients(HttpPoolProperties properties, Environment environment) {
-		HttpPoolClients clients = HttpPoolClients.create(properties, environment, this.baseline, this.sslBundles);
-		for (String name : clients.names()) {
-			if (!clients.get(name).getServiceGroups().isEmpty()) {
-				logger.warn(HttpPoolClients.prefix(name) + "service-groups has no effect on Spring Boot 3.5: HTTP"
-						+ " service groups need Spring Framework 7 and Spring Boot 4");
-			}
-		}
-		return clients;
-	}
-
-	@Bean
-	@ConditionalOnMissingBean
-	HttpPools httpPools(HttpPoolClients httpPoolClients,
-			ObjectProvider<ApplicationPoolBeans.ConnectionManager> applicationConnectionManager,
-			ObjectProvider<ApplicationPoolBeans.HttpClient> applicationHttpClient) {
-		ApplicationPoolBeans.ConnectionManager connectionManager = applicationConnectionManager.getIfAvailable();
-		ApplicationPoolBeans.HttpClient httpClient = applicationHttpClient.getIfAvailable();
-		return this.factory.createPools(httpPoolClients,
-				(connectionManager != null) ? connectionManager.connectionManager() : null,
-				(httpClient != null) ? httpClient.httpClient() : null);
-	}
-
-	@Bean
-	@ConditionalOnMissingBean
-	ConnectionEvictor httpPoolConnectionEvictor(HttpPools httpPools) {
-		return new ConnectionEvictor(httpPools);
+	HttpPoolFactory httpPoolFactory() {
+		return this.factory;
 	}
 
 	@Bean

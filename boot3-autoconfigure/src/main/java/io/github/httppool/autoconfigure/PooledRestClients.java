@@ -2,10 +2,11 @@ package io.github.httppool.autoconfigure;
 
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 
 import io.github.httppool.config.HttpPoolClientProperties;
 import io.github.httppool.config.internal.PooledClients;
+import io.github.httppool.config.internal.PooledRequestFactories;
+import io.github.httppool.config.internal.PooledRestClientsSupport;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.web.client.RestTemplateBuilderConfigurer;
@@ -31,9 +32,7 @@ import org.springframework.web.client.RestTemplate;
  *
  * @since 0.1.0
  */
-public final class PooledRestClients {
-
-	private final PooledClients clients;
+public final class PooledRestClients extends PooledRestClientsSupport<RestTemplateBuilder> {
 
 	private final ClientHttpRequestFactorySettings settings;
 
@@ -41,56 +40,13 @@ public final class PooledRestClients {
 
 	private final ObjectProvider<RestTemplateCustomizer> restTemplateCustomizers;
 
-	private final Map<String, PooledClientHttpRequestFactoryBuilder> requestFactoryBuilders = new ConcurrentHashMap<>();
-
 	PooledRestClients(PooledClients clients, ClientHttpRequestFactorySettings settings,
 			ObjectProvider<RestTemplateBuilderConfigurer> restTemplateBuilderConfigurer,
 			ObjectProvider<RestTemplateCustomizer> restTemplateCustomizers) {
-		this.clients = clients;
+		super(clients);
 		this.settings = settings;
 		this.restTemplateBuilderConfigurer = restTemplateBuilderConfigurer;
 		this.restTemplateCustomizers = restTemplateCustomizers;
-	}
-
-	/**
-	 * Return the request factory builder whose factories use the client's pool.
-	 * @param client the client name
-	 * @return the request factory builder
-	 */
-	public ClientHttpRequestFactoryBuilder<?> requestFactoryBuilder(String client) {
-		return this.requestFactoryBuilders.computeIfAbsent(client,
-				(name) -> new PooledClientHttpRequestFactoryBuilder(this.clients.requestFactories(name)));
-	}
-
-	/**
-	 * Return a new {@link RestClient.Builder} on the client's pool, with Spring Boot's
-	 * customizations, the client's base URL and default headers. The builder is the
-	 * caller's own: it can be customized further or declared as a bean (a
-	 * {@code @LoadBalanced} one, for example) without affecting any other client.
-	 * @param client the client name
-	 * @return a new builder
-	 */
-	public RestClient.Builder restClientBuilder(String client) {
-		return this.clients.restClientBuilder(client);
-	}
-
-	/**
-	 * Return a new {@link RestClient} on the client's pool.
-	 * @param client the client name
-	 * @return a new client
-	 */
-	public RestClient restClient(String client) {
-		return restClientBuilder(client).build();
-	}
-
-	/**
-	 * Return a new {@link RestTemplate} on the client's pool, with Spring Boot's
-	 * customizations, the client's base URL (as root URI) and default headers.
-	 * @param client the client name
-	 * @return a new template
-	 */
-	public RestTemplate restTemplate(String client) {
-		return restTemplateBuilder(client).build();
 	}
 
 	/**
@@ -100,8 +56,9 @@ public final class PooledRestClients {
 	 * @param client the client name
 	 * @return a new builder
 	 */
+	@Override
 	public RestTemplateBuilder restTemplateBuilder(String client) {
-		HttpPoolClientProperties properties = this.clients.properties(client);
+		HttpPoolClientProperties properties = properties(client);
 		RestTemplateBuilderConfigurer configurer = this.restTemplateBuilderConfigurer.getIfAvailable();
 		RestTemplateBuilder builder = (configurer != null) ? configurer.configure(new RestTemplateBuilder())
 				: new RestTemplateBuilder().customizers(this.restTemplateCustomizers.orderedStream().toList());
@@ -113,6 +70,16 @@ public final class PooledRestClients {
 			builder = builder.defaultHeader(header.getKey(), header.getValue().toArray(String[]::new));
 		}
 		return builder;
+	}
+
+	@Override
+	protected ClientHttpRequestFactoryBuilder<?> requestFactoryBuilder(PooledRequestFactories requestFactories) {
+		return new PooledClientHttpRequestFactoryBuilder(requestFactories);
+	}
+
+	@Override
+	protected RestTemplate build(RestTemplateBuilder builder) {
+		return builder.build();
 	}
 
 }

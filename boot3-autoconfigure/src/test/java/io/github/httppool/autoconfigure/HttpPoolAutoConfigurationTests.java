@@ -316,7 +316,7 @@ class HttpPoolAutoConfigurationTests {
 			.withPropertyValues("spring.http.serviceclient.partner.base-url=" + this.server.baseUrl(),
 					"http.pool.clients.partner.service-groups=partner")
 			.run((context) -> assertThat(context).hasNotFailed().hasSingleBean(HttpPools.class));
-		assertThat(output).contains("http.pool.clients.partner.service-groups has no effect on Spring Boot 3.5");
+		assertThat(output).contains("http.pool.clients.partner.service-groups has no effect on this Spring Boot");
 	}
 
 	@Configuration(proxyBeanMethods = false)

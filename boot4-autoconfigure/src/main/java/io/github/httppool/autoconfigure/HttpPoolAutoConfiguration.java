@@ -5,20 +5,16 @@ import java.util.function.Consumer;
 import io.github.httppool.config.HttpPoolConnectionManagerCustomizer;
 import io.github.httppool.config.HttpPoolHttpClientCustomizer;
 import io.github.httppool.config.HttpPoolProperties;
-import io.github.httppool.config.internal.ApplicationPoolBeans;
-import io.github.httppool.config.internal.ApplicationPoolBeansConfiguration;
-import io.github.httppool.config.internal.HttpPoolBuilderCustomizers;
+import io.github.httppool.config.internal.HttpPoolBeansConfiguration;
 import io.github.httppool.config.internal.HttpPoolClients;
 import io.github.httppool.config.internal.HttpPoolFactory;
 import io.github.httppool.config.internal.NamedRestClientsRegistrar;
 import io.github.httppool.config.internal.PooledClients;
 import io.github.httppool.config.internal.SpringBootBuilderCustomizations;
 import io.github.httppool.pool.HttpPools;
-import io.github.httppool.pool.internal.ConnectionEvictor;
 import org.apache.hc.client5.http.DnsResolver;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
-import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
@@ -44,7 +40,6 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
-import org.springframework.core.env.Environment;
 import org.springframework.web.client.RestClient;
 import org.springframework.web.client.RestTemplate;
 import org.springframework.web.client.support.RestClientHttpServiceGroupConfigurer;
@@ -71,7 +66,7 @@ import org.springframework.web.client.support.RestClientHttpServiceGroupConfigur
 		RestClient.class })
 @ConditionalOnBooleanProperty(name = "http.pool.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(HttpPoolProperties.class)
-@Import({ NamedRestClientsRegistrar.class, ApplicationPoolBeansConfiguration.class })
+@Import({ NamedRestClientsRegistrar.class, HttpPoolBeansConfiguration.class })
 public final class HttpPoolAutoConfiguration {
 
 	/**
@@ -79,30 +74,21 @@ public final class HttpPoolAutoConfiguration {
 	 */
 	public static final String DEFAULT_CLIENT = HttpPoolProperties.DEFAULT_CLIENT;
 
-	private final HttpClientSettings baseline;
-
-	private final @Nullable SslBundles sslBundles;
-
 	private final HttpPoolFactory factory;
 
-	@SuppressWarnings("rawtypes")
 	HttpPoolAutoConfiguration(HttpPoolProperties properties, ObjectProvider<HttpClientSettings> httpClientSettings,
 			ObjectProvider<SslBundles> sslBundles,
 			ObjectProvider<HttpPoolConnectionManagerCustomizer> connectionManagerCustomizers,
 			ObjectProvider<HttpPoolHttpClientCustomizer> httpClientCustomizers,
 			ObjectProvider<ClientHttpRequestFactoryBuilderCustomizer<?>> requestFactoryBuilderCustomizers,
 			ListableBeanFactory beanFactory, ObjectProvider<DnsResolver> dnsResolver) {
-		this.baseline = httpClientSettings.getIfAvailable(HttpClientSettings::defaults);
-		this.sslBundles = sslBundles.getIfAvailable();
 		SpringBootBuilderCustomizations springBoot = SpringBootBuilderCustomizations.read(
-				SpringBootBuilderCustomizations.byBeanName(
-						requestFactoryBuilderCustomizers.orderedStream(), beanFactory,
-						ClientHttpRequestFactoryBuilderCustomizer.class), ClientHttpRequestFactoryBuilderCustomizer.class,
-				HttpPoolAutoConfiguration::customize, "spring.http.clients.imperative.factory", properties.isFailOnUnappliedCustomizers());
-		this.factory = new HttpPoolFactory(this.baseline, this.sslBundles,
-				new HttpPoolBuilderCustomizers(connectionManagerCustomizers.orderedStream().toList(),
-						httpClientCustomizers.orderedStream().toList(), springBoot),
-				dnsResolver.getIfUnique());
+				SpringBootBuilderCustomizations.byBeanName(requestFactoryBuilderCustomizers.orderedStream(), beanFactory,
+						ClientHttpRequestFactoryBuilderCustomizer.class),
+				ClientHttpRequestFactoryBuilderCustomizer.class, HttpPoolAutoConfiguration::customize,
+				"spring.http.clients.imperative.factory", properties.isFailOnUnappliedCustomizers());
+		this.factory = HttpPoolFactory.create(httpClientSettings.getIfAvailable(HttpClientSettings::defaults),
+				sslBundles, springBoot, connectionManagerCustomizers, httpClientCustomizers, dnsResolver);
 	}
 
 	@SuppressWarnings({ "unchecked", "rawtypes" })
@@ -112,26 +98,8 @@ public final class HttpPoolAutoConfiguration {
 	}
 
 	@Bean
-	HttpPoolClients httpPoolClients(HttpPoolProperties properties, Environment environment) {
-		return HttpPoolClients.create(properties, environment, this.baseline, this.sslBundles);
-	}
-
-	@Bean
-	@ConditionalOnMissingBean
-	HttpPools httpPools(HttpPoolClients httpPoolClients,
-			ObjectProvider<ApplicationPoolBeans.ConnectionManager> applicationConnectionManager,
-			ObjectProvider<ApplicationPoolBeans.HttpClient> applicationHttpClient) {
-		ApplicationPoolBeans.ConnectionManager connectionManager = applicationConnectionManager.getIfAvailable();
-		ApplicationPoolBeans.HttpClient httpClient = applicationHttpClient.getIfAvailable();
-		return this.factory.createPools(httpPoolClients,
-				(connectionManager != null) ? connectionManager.connectionManager() : null,
-				(httpClient != null) ? httpClient.httpClient() : null);
-	}
-
-	@Bean
-	@ConditionalOnMissingBean
-	ConnectionEvictor httpPoolConnectionEvictor(HttpPools httpPools) {
-		return new ConnectionEvictor(httpPools);
+	HttpPoolFactory httpPoolFactory() {
+		return this.factory;
 	}
 
 	@Bean

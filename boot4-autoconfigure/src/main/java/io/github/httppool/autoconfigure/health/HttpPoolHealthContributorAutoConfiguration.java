@@ -1,7 +1,6 @@
 package io.github.httppool.autoconfigure.health;
 
-import java.util.Locale;
-
+import io.github.httppool.actuate.internal.PoolHealth;
 import io.github.httppool.autoconfigure.HttpPoolAutoConfiguration;
 import io.github.httppool.config.HttpPoolProperties;
 import io.github.httppool.pool.HttpPools;
@@ -35,9 +34,8 @@ public final class HttpPoolHealthContributorAutoConfiguration {
 	@ConditionalOnMissingBean(name = "httpPoolHealthContributor")
 	HttpPoolHealthContributor httpPoolHealthContributor(HttpPools httpPools,
 			ObjectProvider<HttpPoolProperties> properties) {
-		HttpPoolProperties httpPool = properties.getIfAvailable();
-		String status = (httpPool != null) ? httpPool.getHealth().getSaturatedStatus() : Status.UP.getCode();
-		return new HttpPoolHealthContributor(httpPools, new Status(status.trim().toUpperCase(Locale.ROOT)));
+		return new HttpPoolHealthContributor(httpPools,
+				new Status(PoolHealth.saturatedStatus(properties.getIfAvailable())));
 	}
 
 }

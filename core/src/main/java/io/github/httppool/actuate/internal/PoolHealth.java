@@ -2,11 +2,14 @@ package io.github.httppool.actuate.internal;
 
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
+import io.github.httppool.config.HttpPoolProperties;
 import io.github.httppool.pool.HttpPool;
 import io.github.httppool.pool.internal.LeaseOutcome;
 import io.github.httppool.pool.internal.PoolMonitor;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The health of one pool, independent of Spring Boot's health types: a closed pool is
@@ -19,6 +22,16 @@ import io.github.httppool.pool.internal.PoolMonitor;
  * @param details the details to report
  */
 public record PoolHealth(boolean closed, boolean saturated, Map<String, Object> details) {
+
+	/**
+	 * Return the status code that a saturated pool reports.
+	 * @param properties the {@code http.pool} properties, or {@code null} for the default
+	 * @return the status code, upper case
+	 */
+	public static String saturatedStatus(@Nullable HttpPoolProperties properties) {
+		String status = (properties != null) ? properties.getHealth().getSaturatedStatus() : "UP";
+		return status.trim().toUpperCase(Locale.ROOT);
+	}
 
 	/**
 	 * Return the health of a pool now.

@@ -36,6 +36,9 @@ import org.apache.hc.client5.http.routing.HttpRoutePlanner;
 import org.apache.hc.client5.http.ssl.DefaultClientTlsStrategy;
 import org.apache.hc.client5.http.ssl.TlsSocketStrategy;
 import org.jspecify.annotations.Nullable;
+import io.github.httppool.config.HttpPoolHttpClientCustomizer;
+import io.github.httppool.config.HttpPoolConnectionManagerCustomizer;
+import org.springframework.beans.factory.ObjectProvider;
 
 import org.springframework.boot.http.client.HttpClientSettings;
 import org.springframework.boot.ssl.SslBundle;
@@ -80,8 +83,33 @@ public final class HttpPoolFactory {
 		this.dnsResolver = dnsResolver;
 	}
 
+	/**
+	 * Create the factory of an application's pools.
+	 * @param baseline Spring Boot's HTTP client settings
+	 * @param sslBundles Spring Boot's SSL bundles, if any
+	 * @param springBoot what Spring Boot's request factory builder customizers set
+	 * @param connectionManagerCustomizers the application's connection manager customizers
+	 * @param httpClientCustomizers the application's HTTP client customizers
+	 * @param dnsResolver the application's DNS resolver, if any
+	 * @return the factory
+	 */
+	public static HttpPoolFactory create(HttpClientSettings baseline, ObjectProvider<SslBundles> sslBundles,
+			SpringBootBuilderCustomizations springBoot,
+			ObjectProvider<HttpPoolConnectionManagerCustomizer> connectionManagerCustomizers,
+			ObjectProvider<HttpPoolHttpClientCustomizer> httpClientCustomizers,
+			ObjectProvider<DnsResolver> dnsResolver) {
+		return new HttpPoolFactory(baseline, sslBundles.getIfAvailable(),
+				new HttpPoolBuilderCustomizers(connectionManagerCustomizers.orderedStream().toList(),
+						httpClientCustomizers.orderedStream().toList(), springBoot),
+				dnsResolver.getIfUnique());
+	}
+
 	HttpClientSettings baseline() {
 		return this.baseline;
+	}
+
+	@Nullable SslBundles sslBundles() {
+		return this.sslBundles;
 	}
 
 	/**

@@ -8,6 +8,8 @@ import io.github.httppool.config.HttpPoolProperties;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
+import org.springframework.util.ClassUtils;
+
 /**
  * Settings that are valid but give up a safety the defaults keep: each is logged once at
  * start-up as a WARN that names the property, its value and how to get the safety back.
@@ -17,6 +19,10 @@ import org.apache.commons.logging.LogFactory;
 final class HttpPoolPropertiesWarnings {
 
 	private static final Log logger = LogFactory.getLog(HttpPoolPropertiesWarnings.class);
+
+	private static final boolean HTTP_SERVICE_GROUPS = ClassUtils.isPresent(
+			"org.springframework.web.client.support.RestClientHttpServiceGroupConfigurer",
+			HttpPoolPropertiesWarnings.class.getClassLoader());
 
 	private HttpPoolPropertiesWarnings() {
 	}
@@ -44,6 +50,10 @@ final class HttpPoolPropertiesWarnings {
 						+ " before a response arrived are sent again, and a server that had already processed one"
 						+ " processes it twice. Keep it only if every such endpoint of this client is safe to repeat;"
 						+ " otherwise set " + prefix + "retry.non-idempotent=false (the default).");
+			}
+			if (!client.getServiceGroups().isEmpty() && !HTTP_SERVICE_GROUPS) {
+				warnings.add(prefix + "service-groups has no effect on this Spring Boot: HTTP service groups need"
+						+ " Spring Framework 7 and Spring Boot 4.");
 			}
 			if (client.getConcurrencyPolicy() == HttpPoolClientProperties.ConcurrencyPolicy.LAX
 					&& !(named && defaults.getConcurrencyPolicy() == HttpPoolClientProperties.ConcurrencyPolicy.LAX)) {

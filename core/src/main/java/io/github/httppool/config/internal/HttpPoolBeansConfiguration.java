@@ -1,0 +1,77 @@
+package io.github.httppool.config.internal;
+
+import io.github.httppool.config.HttpPoolProperties;
+import io.github.httppool.pool.HttpPools;
+import io.github.httppool.pool.internal.ConnectionEvictor;
+import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
+import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
+import org.springframework.core.env.Environment;
+
+/**
+ * The beans of the pools that every Spring Boot generation defines the same way, from the
+ * {@link HttpPoolFactory} that its auto-configuration makes of its Spring Boot's
+ * settings: the resolved clients, the pools, the evictor, and the application's own
+ * {@link PoolingHttpClientConnectionManager} or {@link CloseableHttpClient} bean for the
+ * default client's pool. Imported by each generation's auto-configuration.
+ */
+@Configuration(proxyBeanMethods = false)
+@Import({ HttpPoolBeansConfiguration.ConnectionManagerConfiguration.class,
+		HttpPoolBeansConfiguration.HttpClientConfiguration.class })
+public class HttpPoolBeansConfiguration {
+
+	@Bean
+	HttpPoolClients httpPoolClients(HttpPoolProperties properties, Environment environment,
+			HttpPoolFactory httpPoolFactory) {
+		return HttpPoolClients.create(properties, environment, httpPoolFactory.baseline(),
+				httpPoolFactory.sslBundles());
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	HttpPools httpPools(HttpPoolClients httpPoolClients, HttpPoolFactory httpPoolFactory,
+			ObjectProvider<ApplicationPoolBeans.ConnectionManager> applicationConnectionManager,
+			ObjectProvider<ApplicationPoolBeans.HttpClient> applicationHttpClient) {
+		ApplicationPoolBeans.ConnectionManager connectionManager = applicationConnectionManager.getIfAvailable();
+		ApplicationPoolBeans.HttpClient httpClient = applicationHttpClient.getIfAvailable();
+		return httpPoolFactory.createPools(httpPoolClients,
+				(connectionManager != null) ? connectionManager.connectionManager() : null,
+				(httpClient != null) ? httpClient.httpClient() : null);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	ConnectionEvictor httpPoolConnectionEvictor(HttpPools httpPools) {
+		return new ConnectionEvictor(httpPools);
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnBean(PoolingHttpClientConnectionManager.class)
+	static class ConnectionManagerConfiguration {
+
+		@Bean
+		ApplicationPoolBeans.ConnectionManager httpPoolApplicationConnectionManager(
+				PoolingHttpClientConnectionManager connectionManager) {
+			return new ApplicationPoolBeans.ConnectionManager(connectionManager);
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnBean(CloseableHttpClient.class)
+	static class HttpClientConfiguration {
+
+		@Bean
+		ApplicationPoolBeans.HttpClient httpPoolApplicationHttpClient(CloseableHttpClient httpClient) {
+			return new ApplicationPoolBeans.HttpClient(httpClient);
+		}
+
+	}
+
+}

@@ -1,0 +1,117 @@
+package io.github.httppool.config.internal;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+import io.github.httppool.config.HttpPoolClientProperties;
+
+import org.springframework.boot.http.client.ClientHttpRequestFactoryBuilder;
+import org.springframework.boot.http.client.HttpClientSettings;
+import org.springframework.web.client.RestClient;
+import org.springframework.web.client.RestTemplate;
+
+/**
+ * What every Spring Boot generation's {@code PooledRestClients} hands out the same way:
+ * request factory builders, {@link RestClient}s and {@link RestTemplate}s on the pool of a
+ * named client. A generation adds its {@code RestTemplateBuilder} and adapts its request
+ * factory builder type.
+ *
+ * @param <B> the generation's {@code RestTemplateBuilder} type
+ */
+public abstract class PooledRestClientsSupport<B> {
+
+	private final PooledClients clients;
+
+	private final Map<String, ClientHttpRequestFactoryBuilder<?>> requestFactoryBuilders = new ConcurrentHashMap<>();
+
+	/**
+	 * Create a new instance.
+	 * @param clients the clients on the pools
+	 */
+	protected PooledRestClientsSupport(PooledClients clients) {
+		this.clients = clients;
+	}
+
+	/**
+	 * Return the request factory builder whose factories use the client's pool.
+	 * @param client the client name
+	 * @return the request factory builder
+	 */
+	public ClientHttpRequestFactoryBuilder<?> requestFactoryBuilder(String client) {
+		return this.requestFactoryBuilders.computeIfAbsent(client,
+				(name) -> requestFactoryBuilder(this.clients.requestFactories(name)));
+	}
+
+	/**
+	 * Return a new {@link RestClient.Builder} on the client's pool, with Spring Boot's
+	 * customizations, the client's base URL and default headers. The builder is the
+	 * caller's own: it can be customized further or declared as a bean (a
+	 * {@code @LoadBalanced} one, for example) without affecting any other client.
+	 * @param client the client name
+	 * @return a new builder
+	 */
+	public RestClient.Builder restClientBuilder(String client) {
+		return this.clients.restClientBuilder(client);
+	}
+
+	/**
+	 * Return a new {@link RestClient} on the client's pool.
+	 * @param client the client name
+	 * @return a new client
+	 */
+	public RestClient restClient(String client) {
+		return restClientBuilder(client).build();
+	}
+
+	/**
+	 * Return a new {@link RestTemplate} on the client's pool, with Spring Boot's
+	 * customizations, the client's base URL (as root URI) and default headers.
+	 * @param client the client name
+	 * @return a new template
+	 */
+	public RestTemplate restTemplate(String client) {
+		return build(restTemplateBuilder(client));
+	}
+
+	/**
+	 * Return a new {@code RestTemplateBuilder} on the client's pool, with Spring Boot's
+	 * customizations, the client's base URL (as root URI) and default headers. Declare a
+	 * {@code @LoadBalanced RestTemplate} built from it to balance calls over the pool.
+	 * @param client the client name
+	 * @return a new builder
+	 */
+	public abstract B restTemplateBuilder(String client);
+
+	/**
+	 * Return the settings of a client.
+	 * @param client the client name
+	 * @return the settings
+	 */
+	protected HttpPoolClientProperties properties(String client) {
+		return this.clients.properties(client);
+	}
+
+	/**
+	 * Return Spring Boot's HTTP client settings that the pools were made for.
+	 * @return the settings
+	 */
+	protected HttpClientSettings baseline() {
+		return this.clients.baseline();
+	}
+
+	/**
+	 * Adapt the request factories of a client to the generation's request factory
+	 * builder.
+	 * @param requestFactories the request factories on the client's pool
+	 * @return the request factory builder
+	 */
+	protected abstract ClientHttpRequestFactoryBuilder<?> requestFactoryBuilder(PooledRequestFactories requestFactories);
+
+	/**
+	 * Build a template from a builder.
+	 * @param builder the builder
+	 * @return the template
+	 */
+	protected abstract RestTemplate build(B builder);
+
+}
