@@ -682,7 +682,9 @@ public final class ResolvedClient {
 	 * @return the interval
 	 */
 	public Duration keepWarmInterval() {
-		return this.properties.getWarmup().getKeepWarm().intervalOrDefault(this.properties.getValidateAfterInactivity());
+		return this.properties.getWarmup()
+			.getKeepWarm()
+			.intervalOrDefault(this.properties.getValidateAfterInactivity());
 	}
 
 	/**
