@@ -74,6 +74,43 @@ class ResolvedClientTests {
 		assertThat(resolve(plain).callsHttps()).isFalse();
 	}
 
+	@Test
+	void proxyCredentialsNeedAProxyHostAndAUsername() {
+		HttpPoolClientProperties withoutHost = new HttpPoolClientProperties();
+		withoutHost.getProxy().setUsername("gateway");
+		HttpPoolClientProperties withoutPassword = new HttpPoolClientProperties();
+		withoutPassword.getProxy().setHost("proxy.example.com");
+		withoutPassword.getProxy().setUsername("gateway");
+		assertThat(resolve(withoutHost).proxyCredentials()).isNull();
+		assertThat(resolve(withoutPassword).proxyCredentials()).satisfies((credentials) -> {
+			assertThat(credentials.getUserName()).isEqualTo("gateway");
+			assertThat(credentials.getUserPassword()).isEmpty();
+		});
+	}
+
+	@Test
+	void theWarmupSettingsHaveNoRehearsalWhenItIsTurnedOff() {
+		HttpPoolClientProperties properties = new HttpPoolClientProperties();
+		properties.getWarmup().setBudget(Duration.ofSeconds(3));
+		assertThat(resolve(properties).warmup().rehearsal()).isNotNull();
+		properties.getWarmup().getRehearsal().setEnabled(false);
+		ResolvedClient.Warmup warmup = resolve(properties).warmup();
+		assertThat(warmup.enabled()).isTrue();
+		assertThat(warmup.budget()).isEqualTo(Duration.ofSeconds(3));
+		assertThat(warmup.rehearsal()).isNull();
+	}
+
+	@Test
+	void theKeepWarmIntervalDefaultsToValidateAfterInactivityButAtLeastOneSecond() {
+		HttpPoolClientProperties properties = new HttpPoolClientProperties();
+		properties.setValidateAfterInactivity(Duration.ofMillis(200));
+		assertThat(resolve(properties).keepWarmInterval()).isEqualTo(Duration.ofSeconds(1));
+		properties.setValidateAfterInactivity(Duration.ofSeconds(4));
+		assertThat(resolve(properties).keepWarmInterval()).isEqualTo(Duration.ofSeconds(4));
+		properties.getWarmup().getKeepWarm().setInterval(Duration.ofSeconds(9));
+		assertThat(resolve(properties).keepWarmInterval()).isEqualTo(Duration.ofSeconds(9));
+	}
+
 	private static ResolvedClient resolve(HttpPoolClientProperties properties) {
 		return new ResolvedClient("partner", properties, HttpClientSettings.defaults(), null);
 	}

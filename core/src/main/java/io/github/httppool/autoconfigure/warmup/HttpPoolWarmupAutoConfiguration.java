@@ -88,7 +88,7 @@ public final class HttpPoolWarmupAutoConfiguration {
 			HttpPool pool = httpPools.get(name);
 			if (pool != null) {
 				pooled.add(client);
-				if (client.properties().getWarmup().isEnabled()) {
+				if (client.warmup().enabled()) {
 					warmups.add(warmup(client, pool, pooledClients));
 				}
 			}
@@ -106,9 +106,9 @@ public final class HttpPoolWarmupAutoConfiguration {
 	/** The budget of the whole warm-up: the largest of the clients'. */
 	private static Duration budget(Collection<ResolvedClient> clients) {
 		return Milliseconds.roundUp(clients.stream()
-			.map((client) -> client.properties().getWarmup())
-			.filter(HttpPoolClientProperties.Warmup::isEnabled)
-			.map(HttpPoolClientProperties.Warmup::getBudget)
+			.map(ResolvedClient::warmup)
+			.filter(ResolvedClient.Warmup::enabled)
+			.map(ResolvedClient.Warmup::budget)
 			.max(Duration::compareTo)
 			.orElseGet(() -> new HttpPoolClientProperties.Warmup().getBudget()));
 	}
@@ -119,10 +119,11 @@ public final class HttpPoolWarmupAutoConfiguration {
 		Set<Class<?>> types = new LinkedHashSet<>();
 		boolean tls = false;
 		for (ResolvedClient client : clients) {
-			HttpPoolClientProperties.Warmup warmup = client.properties().getWarmup();
-			if (warmup.isEnabled() && warmup.getRehearsal().isEnabled()) {
-				requests = Math.max(requests, warmup.getRehearsal().getRequests());
-				types.addAll(warmup.getRehearsal().getTypes());
+			ResolvedClient.Warmup warmup = client.warmup();
+			ResolvedClient.Rehearsal rehearsal = warmup.rehearsal();
+			if (warmup.enabled() && rehearsal != null) {
+				requests = Math.max(requests, rehearsal.requests());
+				types.addAll(rehearsal.types());
 				tls |= client.callsHttps();
 			}
 		}
@@ -130,10 +131,8 @@ public final class HttpPoolWarmupAutoConfiguration {
 	}
 
 	private static PoolWarmup warmup(ResolvedClient client, HttpPool pool, PooledClients pooledClients) {
-		HttpPoolClientProperties properties = client.properties();
-		HttpPoolClientProperties.Warmup warmup = properties.getWarmup();
-		PoolWarmup.Settings settings = new PoolWarmup.Settings(warmup.isFailOnError(),
-				Milliseconds.roundUp(warmup.getKeepWarm().intervalOrDefault(properties.getValidateAfterInactivity())),
+		PoolWarmup.Settings settings = new PoolWarmup.Settings(client.warmup().failOnError(),
+				Milliseconds.roundUp(client.keepWarmInterval()),
 				client.propertyPrefix() + "warmup.");
 		return new PoolWarmup(pool, client.routePlanner(), client.warmupTargets(), settings,
 				() -> pooledClients.restClientBuilder(client.name()));

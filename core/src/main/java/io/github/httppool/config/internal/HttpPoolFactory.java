@@ -235,8 +235,8 @@ public final class HttpPoolFactory {
 		monitor.addresses(addresses);
 		PoolingHttpClientConnectionManagerBuilder builder = PoolingHttpClientConnectionManagerBuilder.create()
 			.useSystemProperties()
-			.setMaxConnTotal(client.properties().getMaxTotal())
-			.setMaxConnPerRoute(client.properties().getMaxPerRoute())
+			.setMaxConnTotal(client.maxTotal())
+			.setMaxConnPerRoute(client.maxPerRoute())
 			.setPoolConcurrencyPolicy(mapper.concurrencyPolicy())
 			.setConnPoolPolicy(mapper.reusePolicy())
 			.setDefaultSocketConfig(springBoot.socketConfig(mapper.socketConfig()))
@@ -259,7 +259,7 @@ public final class HttpPoolFactory {
 		}
 		client.routes().keySet().forEach((key) -> key.directRoutes().forEach((direct) -> {
 			int max = client.maxConnections(direct.getTargetHost());
-			if (max != client.properties().getMaxPerRoute()) {
+			if (max != client.maxPerRoute()) {
 				manager.setMaxPerRoute(direct, max);
 			}
 		}));

@@ -7,7 +7,6 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
-import io.github.httppool.config.HttpPoolClientProperties;
 import io.github.httppool.pool.HttpPool;
 import io.github.httppool.pool.internal.AddressBalancer;
 import io.github.httppool.pool.internal.CallDeadlineHandler;
@@ -25,6 +24,7 @@ import org.apache.hc.client5.http.DnsResolver;
 import org.apache.hc.client5.http.SystemDefaultDnsResolver;
 import org.apache.hc.client5.http.auth.AuthScope;
 import org.apache.hc.client5.http.auth.CredentialsProvider;
+import org.apache.hc.client5.http.auth.UsernamePasswordCredentials;
 import org.apache.hc.client5.http.config.ConnectionConfig;
 import org.apache.hc.client5.http.config.RequestConfig;
 import org.apache.hc.client5.http.config.TlsConfig;
@@ -35,6 +35,7 @@ import org.apache.hc.client5.http.ssl.DefaultClientTlsStrategy;
 import org.apache.hc.client5.http.ssl.DefaultHostnameVerifier;
 import org.apache.hc.client5.http.ssl.HostnameVerificationPolicy;
 import org.apache.hc.client5.http.ssl.TlsSocketStrategy;
+import org.apache.hc.core5.http.HttpHost;
 import org.apache.hc.core5.http.io.SocketConfig;
 import org.apache.hc.core5.pool.PoolConcurrencyPolicy;
 import org.apache.hc.core5.pool.PoolReusePolicy;
@@ -55,11 +56,8 @@ public final class HttpPoolPropertiesMapper {
 
 	private final ResolvedClient client;
 
-	private final HttpPoolClientProperties properties;
-
 	public HttpPoolPropertiesMapper(ResolvedClient client) {
 		this.client = client;
-		this.properties = client.properties();
 	}
 
 	/**
@@ -74,8 +72,8 @@ public final class HttpPoolPropertiesMapper {
 		return ConnectionConfig.custom()
 			.setConnectTimeout(timeout(this.client.connectTimeout()))
 			.setSocketTimeout((responseTimeout != null) ? timeout(responseTimeout) : null)
-			.setValidateAfterInactivity(timeValue(this.properties.getValidateAfterInactivity()))
-			.setTimeToLive(timeValue(this.properties.getTimeToLive()))
+			.setValidateAfterInactivity(timeValue(this.client.validateAfterInactivity()))
+			.setTimeToLive(timeValue(this.client.timeToLive()))
 			.build();
 	}
 
@@ -116,7 +114,7 @@ public final class HttpPoolPropertiesMapper {
 	public RequestConfig requestConfig() {
 		HttpClientSettings baseline = this.client.baseline();
 		RequestConfig.Builder builder = RequestConfig.custom()
-			.setConnectionRequestTimeout(timeout(this.properties.getConnectionRequestTimeout()));
+			.setConnectionRequestTimeout(timeout(this.client.connectionRequestTimeout()));
 		if (baseline.redirects() == HttpRedirects.DONT_FOLLOW) {
 			builder.setRedirectsEnabled(false);
 		}
@@ -129,14 +127,14 @@ public final class HttpPoolPropertiesMapper {
 	}
 
 	PoolConcurrencyPolicy concurrencyPolicy() {
-		return switch (this.properties.getConcurrencyPolicy()) {
+		return switch (this.client.concurrencyPolicy()) {
 			case STRICT -> PoolConcurrencyPolicy.STRICT;
 			case LAX -> PoolConcurrencyPolicy.LAX;
 		};
 	}
 
 	PoolReusePolicy reusePolicy() {
-		return switch (this.properties.getReusePolicy()) {
+		return switch (this.client.reusePolicy()) {
 			case LIFO -> PoolReusePolicy.LIFO;
 			case FIFO -> PoolReusePolicy.FIFO;
 		};
@@ -168,7 +166,7 @@ public final class HttpPoolPropertiesMapper {
 	 * the client nor any of its routes sets one.
 	 */
 	@Nullable CallDeadlineHandler callDeadlines() {
-		Duration callTimeout = this.properties.getCallTimeout();
+		Duration callTimeout = this.client.callTimeout();
 		Map<RouteKey, Duration> overrides = this.client.routeCallTimeouts();
 		if (callTimeout == null && overrides.isEmpty()) {
 			return null;
@@ -187,9 +185,9 @@ public final class HttpPoolPropertiesMapper {
 	 * Return the retry strategy, or {@code null} when retries are off.
 	 */
 	@Nullable ConnectionFailureRetryStrategy retryStrategy() {
-		HttpPoolClientProperties.Retry retry = this.properties.getRetry();
-		return (retry.getMaxRetries() > 0)
-				? new ConnectionFailureRetryStrategy(retry.getMaxRetries(), retry.isNonIdempotent()) : null;
+		ResolvedClient.Retry retry = this.client.retry();
+		return (retry.maxRetries() > 0)
+				? new ConnectionFailureRetryStrategy(retry.maxRetries(), retry.nonIdempotent()) : null;
 	}
 
 	/**
@@ -204,13 +202,13 @@ public final class HttpPoolPropertiesMapper {
 	 * Return the credentials for a configured proxy, or {@code null} when there are none.
 	 */
 	@Nullable CredentialsProvider proxyCredentials() {
-		HttpPoolClientProperties.Proxy proxy = this.properties.getProxy();
-		if (proxy.getHost() == null || proxy.getUsername() == null) {
+		HttpHost proxy = this.client.proxy();
+		UsernamePasswordCredentials credentials = this.client.proxyCredentials();
+		if (proxy == null || credentials == null) {
 			return null;
 		}
-		char[] password = (proxy.getPassword() != null) ? proxy.getPassword().toCharArray() : new char[0];
 		return CredentialsProviderBuilder.create()
-			.add(new AuthScope(proxy.getHost(), proxy.getPort()), proxy.getUsername(), password)
+			.add(new AuthScope(proxy.getHostName(), proxy.getPort()), credentials)
 			.build();
 	}
 
@@ -220,8 +218,8 @@ public final class HttpPoolPropertiesMapper {
 	 */
 	PoolMonitor.Options monitorOptions() {
 		HttpPool.Eviction eviction = this.client.eviction();
-		return new PoolMonitor.Options(this.client.propertyPrefix(), this.properties.getTimeToLive(),
-				(eviction != null) ? eviction.idleTimeout() : null, this.properties.getLeakDetectionThreshold(),
+		return new PoolMonitor.Options(this.client.propertyPrefix(), this.client.timeToLive(),
+				(eviction != null) ? eviction.idleTimeout() : null, this.client.leakDetectionThreshold(),
 				this.client.effectiveSettings());
 	}
 
@@ -250,7 +248,7 @@ public final class HttpPoolPropertiesMapper {
 	 * hosts and follows DNS.
 	 */
 	AddressBalancer addressBalancer(DnsResolver resolver) {
-		return new AddressBalancer(resolver, this.properties.getDns().getRefreshInterval());
+		return new AddressBalancer(resolver, this.client.dnsRefreshInterval());
 	}
 
 	private static Timeout timeout(Duration duration) {

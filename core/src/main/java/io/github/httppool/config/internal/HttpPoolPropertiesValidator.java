@@ -148,7 +148,7 @@ final class HttpPoolPropertiesValidator {
 					+ this.prefix + "default-headers.Authorization) and keep them out of the URL, which"
 					+ " error messages and logs print");
 		}
-		validateWarmup(client);
+		validateWarmup(client, pool);
 		if (pool.getSsl().getBundle() != null && pool.getSsl().getBundle().isBlank()) {
 			reject("ssl.bundle", pool.getSsl().getBundle(),
 					"must name an SSL bundle (spring.ssl.bundle.*) or be left unset");
@@ -231,8 +231,7 @@ final class HttpPoolPropertiesValidator {
 				"or set " + this.prefix + "eviction.enabled=false to turn eviction off");
 	}
 
-	private void validateWarmup(ResolvedClient client) {
-		HttpPoolClientProperties pool = client.properties();
+	private void validateWarmup(ResolvedClient client, HttpPoolClientProperties pool) {
 		HttpPoolClientProperties.Warmup warmup = pool.getWarmup();
 		if (warmup.isEnabled()) {
 			positive("warmup.budget", warmup.getBudget(),

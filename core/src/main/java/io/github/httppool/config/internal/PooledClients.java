@@ -90,15 +90,16 @@ public final class PooledClients {
 	 * @return a new builder
 	 */
 	public RestClient.Builder restClientBuilder(String client) {
-		HttpPoolClientProperties properties = this.clients.get(client);
+		ResolvedClient settings = this.clients.client(client);
 		RestClient.Builder builder = RestClient.builder();
 		this.restClientCustomizers.get().forEach((customizer) -> customizer.accept(builder));
 		builder.requestFactory(requestFactories(client).create(baseline()));
-		if (properties.getBaseUrl() != null) {
-			builder.baseUrl(properties.getBaseUrl());
+		String baseUrl = settings.baseUrl();
+		if (baseUrl != null) {
+			builder.baseUrl(baseUrl);
 		}
-		if (!properties.getDefaultHeaders().isEmpty()) {
-			builder.defaultHeaders((headers) -> properties.getDefaultHeaders().forEach(headers::addAll));
+		if (!settings.defaultHeaders().isEmpty()) {
+			builder.defaultHeaders((headers) -> settings.defaultHeaders().forEach(headers::addAll));
 		}
 		return builder;
 	}

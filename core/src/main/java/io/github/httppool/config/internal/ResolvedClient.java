@@ -19,6 +19,7 @@ import io.github.httppool.pool.internal.PendingLeaseLimiter;
 import io.github.httppool.pool.internal.RouteKey;
 import io.github.httppool.warmup.internal.WarmupRequest;
 import io.github.httppool.warmup.internal.WarmupTarget;
+import org.apache.hc.client5.http.auth.UsernamePasswordCredentials;
 import org.apache.hc.client5.http.impl.DefaultSchemePortResolver;
 import org.apache.hc.client5.http.impl.routing.SystemDefaultRoutePlanner;
 import org.apache.hc.client5.http.routing.HttpRoutePlanner;
@@ -234,12 +235,125 @@ public final class ResolvedClient {
 	}
 
 	/**
-	 * Return the client's effective {@code http.pool} settings. They are read, never
-	 * changed.
+	 * Return the client's effective {@code http.pool} settings as bound, for their
+	 * validation and {@link HttpPoolClients#get(String)}; everything else reads the
+	 * resolved values here. They are read, never changed.
 	 * @return the settings
 	 */
-	public HttpPoolClientProperties properties() {
+	HttpPoolClientProperties properties() {
 		return this.properties;
+	}
+
+	/**
+	 * Return the base URL of the client's {@code RestClient} ({@code base-url}).
+	 * @return the base URL, or {@code null} for none
+	 */
+	public @Nullable String baseUrl() {
+		return this.properties.getBaseUrl();
+	}
+
+	/**
+	 * Return the headers the client's {@code RestClient} sends with every request
+	 * ({@code default-headers}).
+	 * @return the header values by name
+	 */
+	public Map<String, List<String>> defaultHeaders() {
+		return Collections.unmodifiableMap(this.properties.getDefaultHeaders());
+	}
+
+	/**
+	 * Return the most connections the pool holds ({@code max-total}).
+	 * @return the limit
+	 */
+	public int maxTotal() {
+		return this.properties.getMaxTotal();
+	}
+
+	/**
+	 * Return the most connections the pool opens to one target whose route sets no
+	 * {@code max-connections} ({@code max-per-route}).
+	 * @return the limit
+	 */
+	public int maxPerRoute() {
+		return this.properties.getMaxPerRoute();
+	}
+
+	/**
+	 * Return how long a caller waits for a pooled connection
+	 * ({@code connection-request-timeout}).
+	 * @return the timeout
+	 */
+	public Duration connectionRequestTimeout() {
+		return this.properties.getConnectionRequestTimeout();
+	}
+
+	/**
+	 * Return how long a connection may stay idle before it is checked on lease
+	 * ({@code validate-after-inactivity}).
+	 * @return the inactivity period
+	 */
+	public Duration validateAfterInactivity() {
+		return this.properties.getValidateAfterInactivity();
+	}
+
+	/**
+	 * Return how long a connection is used at most ({@code time-to-live}).
+	 * @return the time to live
+	 */
+	public Duration timeToLive() {
+		return this.properties.getTimeToLive();
+	}
+
+	/**
+	 * Return the overall deadline of a call ({@code call-timeout}), for targets whose
+	 * route sets none (see {@link #routeCallTimeouts()}).
+	 * @return the deadline, or {@code null} for none
+	 */
+	public @Nullable Duration callTimeout() {
+		return this.properties.getCallTimeout();
+	}
+
+	/**
+	 * Return how long a lease may last before it is reported as a leak
+	 * ({@code leak-detection-threshold}).
+	 * @return the threshold, or {@code null} when leak detection is off
+	 */
+	public @Nullable Duration leakDetectionThreshold() {
+		return this.properties.getLeakDetectionThreshold();
+	}
+
+	/**
+	 * Return how the pool's lock is held ({@code concurrency-policy}).
+	 * @return the policy
+	 */
+	public HttpPoolClientProperties.ConcurrencyPolicy concurrencyPolicy() {
+		return this.properties.getConcurrencyPolicy();
+	}
+
+	/**
+	 * Return which idle connection the pool hands out first ({@code reuse-policy}).
+	 * @return the policy
+	 */
+	public HttpPoolClientProperties.ReusePolicy reusePolicy() {
+		return this.properties.getReusePolicy();
+	}
+
+	/**
+	 * Return how often the addresses of the pool's hosts are looked up again
+	 * ({@code dns.refresh-interval}).
+	 * @return the interval
+	 */
+	public Duration dnsRefreshInterval() {
+		return this.properties.getDns().getRefreshInterval();
+	}
+
+	/**
+	 * Return the retries of requests that failed to connect ({@code retry.*}).
+	 * @return the retry settings
+	 */
+	public Retry retry() {
+		HttpPoolClientProperties.Retry retry = this.properties.getRetry();
+		return new Retry(retry.getMaxRetries(), retry.isNonIdempotent());
 	}
 
 	/**
@@ -534,6 +648,46 @@ public final class ResolvedClient {
 	}
 
 	/**
+	 * Return the credentials of the configured HTTP proxy.
+	 * @return the credentials, or {@code null} when {@code proxy.host} or
+	 * {@code proxy.username} is not set
+	 */
+	public @Nullable UsernamePasswordCredentials proxyCredentials() {
+		HttpPoolClientProperties.Proxy proxy = this.properties.getProxy();
+		if (proxy.getHost() == null || proxy.getUsername() == null) {
+			return null;
+		}
+		char[] password = (proxy.getPassword() != null) ? proxy.getPassword().toCharArray() : new char[0];
+		return new UsernamePasswordCredentials(proxy.getUsername(), password);
+	}
+
+	/**
+	 * Return the client's warm-up settings ({@code warmup.*}) other than its targets (see
+	 * {@link #warmupTargets()}).
+	 * @return the warm-up settings
+	 */
+	public Warmup warmup() {
+		HttpPoolClientProperties.Warmup warmup = this.properties.getWarmup();
+		HttpPoolClientProperties.Warmup.Rehearsal rehearsal = warmup.getRehearsal();
+		return new Warmup(warmup.isEnabled(), warmup.getBudget(), warmup.isFailOnError(),
+				rehearsal.isEnabled() ? new Rehearsal(rehearsal.getRequests(),
+						Collections.unmodifiableList(rehearsal.getTypes()))
+						: null);
+	}
+
+	/**
+	 * Return how often keep-warm checks the idle connections of the warm-up targets:
+	 * {@code warmup.keep-warm.interval}, else its default from
+	 * {@code validate-after-inactivity}. Only for a client that passed the validation.
+	 * @return the interval
+	 */
+	public Duration keepWarmInterval() {
+		return this.properties.getWarmup()
+			.getKeepWarm()
+			.intervalOrDefault(this.properties.getValidateAfterInactivity());
+	}
+
+	/**
 	 * Return the route planner the client's requests take: the configured proxy's, else
 	 * one that follows the JVM's proxy settings, as the client's HttpClient does.
 	 * @return the route planner
@@ -611,6 +765,38 @@ public final class ResolvedClient {
 	 * @param safetyMargin how much earlier than the server announces
 	 */
 	public record KeepAlive(Duration defaultTimeout, Duration maxTimeout, Duration safetyMargin) {
+
+	}
+
+	/**
+	 * Retries of requests that failed to connect.
+	 *
+	 * @param maxRetries how many times a request is retried, {@code 0} for never
+	 * @param nonIdempotent whether requests that are not idempotent are retried too
+	 */
+	public record Retry(int maxRetries, boolean nonIdempotent) {
+
+	}
+
+	/**
+	 * Warm-up settings of a client.
+	 *
+	 * @param enabled whether the client is warmed up at start-up
+	 * @param budget the most time the warm-up may add to start-up
+	 * @param failOnError whether a target that cannot be warmed up fails start-up
+	 * @param rehearsal the rehearsal, or {@code null} when it is off
+	 */
+	public record Warmup(boolean enabled, Duration budget, boolean failOnError, @Nullable Rehearsal rehearsal) {
+
+	}
+
+	/**
+	 * What the warm-up's rehearsal covers for a client.
+	 *
+	 * @param requests how many requests it sends
+	 * @param types the types it reads and writes
+	 */
+	public record Rehearsal(int requests, List<Class<?>> types) {
 
 	}
 

@@ -82,10 +82,11 @@ public final class HttpPoolMeterBinder implements MeterBinder {
 	private void bind(MeterRegistry registry, HttpPool pool) {
 		Tags tags = Tags.of("client", pool.name());
 		PoolingHttpClientConnectionManager manager = pool.connectionManager();
-		gauge(registry, "connections", "Connections in the pool, by state: leased (in use) or idle (available"
-				+ " for reuse)", tags.and("state", "leased"), manager, (m) -> m.getTotalStats().getLeased());
-		gauge(registry, "connections", "Connections in the pool, by state: leased (in use) or idle (available"
-				+ " for reuse)", tags.and("state", "idle"), manager, (m) -> m.getTotalStats().getAvailable());
+		String connections = "Connections in the pool, by state: leased (in use) or idle (available for reuse)";
+		gauge(registry, "connections", connections, tags.and("state", "leased"), manager,
+				(m) -> m.getTotalStats().getLeased());
+		gauge(registry, "connections", connections, tags.and("state", "idle"), manager,
+				(m) -> m.getTotalStats().getAvailable());
 		gauge(registry, "pending.leases", "Callers waiting for a connection because the pool or their route is at its"
 				+ " limit", tags, manager, (m) -> m.getTotalStats().getPending());
 		gauge(registry, "connections.max", "Maximum number of connections in the pool (max-total)", tags, manager,
@@ -141,42 +142,33 @@ public final class HttpPoolMeterBinder implements MeterBinder {
 			this.manager = manager;
 			this.maxRoutes = maxRoutes;
 			for (LeaseOutcome outcome : LeaseOutcome.values()) {
-				this.leases[outcome.ordinal()] = Timer.builder(PREFIX + ".lease")
-					.description("Time callers waited to lease a connection from the pool, every lease counted"
-							+ " (queued or not), by outcome: acquired, timeout (pool exhausted), failed or rejected"
-							+ " (too many callers already waiting)")
-					.tags(tags)
-					.tag("outcome", outcome.tagValue())
-					.register(registry);
+				this.leases[outcome.ordinal()] = timer("lease", "Time callers waited to lease a connection from the"
+						+ " pool, every lease counted (queued or not), by outcome: acquired, timeout (pool exhausted),"
+						+ " failed or rejected (too many callers already waiting)",
+						tags.and("outcome", outcome.tagValue()));
 			}
 			for (CloseReason reason : CloseReason.values()) {
-				this.closed[reason.ordinal()] = Counter.builder(PREFIX + ".connections.closed")
-					.description("Connections closed, by reason: expired, idle, ttl, stale, displaced, error,"
-							+ " server-close, not-reusable, unread-input, retired, shutdown")
-					.tags(tags)
-					.tag("reason", reason.tagValue())
-					.register(registry);
+				this.closed[reason.ordinal()] = counter("connections.closed", "Connections closed, by reason: expired,"
+						+ " idle, ttl, stale, displaced, error, server-close, not-reusable, unread-input, retired,"
+						+ " shutdown", tags.and("reason", reason.tagValue()));
 			}
-			this.created = Counter.builder(PREFIX + ".connections.opened")
-				.description("Connections established (TCP connected); compare with requests to see reuse")
-				.tags(tags)
-				.register(registry);
-			this.failed = Counter.builder(PREFIX + ".connections.failed")
-				.description("Connection attempts that failed: unknown host, refused, connect timeout, TLS failure")
-				.tags(tags)
-				.register(registry);
-			this.leaks = Counter.builder(PREFIX + ".leaks")
-				.description("Connections leased longer than leak-detection-threshold")
-				.tags(tags)
-				.register(registry);
-			this.connect = Timer.builder(PREFIX + ".connections.connect")
-				.description("Time to establish the TCP connection of a new connection, DNS lookup excluded")
-				.tags(tags)
-				.register(registry);
-			this.tlsHandshake = Timer.builder(PREFIX + ".connections.tls.handshake")
-				.description("Time of the TLS handshake of a new connection, hostname verification included")
-				.tags(tags)
-				.register(registry);
+			this.created = counter("connections.opened",
+					"Connections established (TCP connected); compare with requests to see reuse", tags);
+			this.failed = counter("connections.failed",
+					"Connection attempts that failed: unknown host, refused, connect timeout, TLS failure", tags);
+			this.leaks = counter("leaks", "Connections leased longer than leak-detection-threshold", tags);
+			this.connect = timer("connections.connect",
+					"Time to establish the TCP connection of a new connection, DNS lookup excluded", tags);
+			this.tlsHandshake = timer("connections.tls.handshake",
+					"Time of the TLS handshake of a new connection, hostname verification included", tags);
+		}
+
+		private Counter counter(String name, String description, Tags tags) {
+			return Counter.builder(PREFIX + "." + name).description(description).tags(tags).register(this.registry);
+		}
+
+		private Timer timer(String name, String description, Tags tags) {
+			return Timer.builder(PREFIX + "." + name).description(description).tags(tags).register(this.registry);
 		}
 
 		@Override
@@ -199,11 +191,12 @@ public final class HttpPoolMeterBinder implements MeterBinder {
 					}
 				}
 				Tags routeTags = this.tags.and("route", PoolMonitor.routeName(route));
+				String connections = "Connections to one route, by state: leased or idle";
 				this.routes.put(route, List.of(
-						routeGauge("route.connections", "Connections to one route, by state: leased or idle",
-								routeTags.and("state", "leased"), route, PoolStats::getLeased),
-						routeGauge("route.connections", "Connections to one route, by state: leased or idle",
-								routeTags.and("state", "idle"), route, PoolStats::getAvailable),
+						routeGauge("route.connections", connections, routeTags.and("state", "leased"), route,
+								PoolStats::getLeased),
+						routeGauge("route.connections", connections, routeTags.and("state", "idle"), route,
+								PoolStats::getAvailable),
 						routeGauge("route.pending", "Callers waiting for a connection to one route", routeTags, route,
 								PoolStats::getPending),
 						routeGauge("route.connections.max",
