@@ -681,8 +681,9 @@ public class HttpPoolClientProperties {
 			/**
 			 * Application types (request and response bodies of the client's calls) that
 			 * the rehearsal reads from an empty JSON document, and writes and reads back
-			 * when that makes an instance, so that their JSON deserializers and serializers
-			 * are built and compiled before the first real call. Needs Jackson.
+			 * when that makes an instance (a record is made with zeros and nulls when it
+			 * does not), so that their JSON deserializers and serializers are built and
+			 * compiled before the first real call. Needs Jackson.
 			 */
 			private List<Class<?>> types = new ArrayList<>();
 

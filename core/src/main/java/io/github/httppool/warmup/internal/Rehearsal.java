@@ -1,6 +1,8 @@
 package io.github.httppool.warmup.internal;
 
+import java.lang.reflect.RecordComponent;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.function.LongSupplier;
 
@@ -10,6 +12,7 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.beans.BeanUtils;
 import org.springframework.http.MediaType;
 import org.springframework.web.client.RestClient;
 import org.springframework.web.client.RestClientException;
@@ -101,7 +104,9 @@ final class Rehearsal {
 
 	/**
 	 * Read a type from an empty JSON document (which builds its deserializer even when
-	 * that makes no instance), then write an instance read and read it back.
+	 * that makes no instance), then write an instance read and read it back. A record
+	 * that an empty document cannot give (a primitive component) is made with zeros and
+	 * nulls instead, so that reading it back calls its constructor as a response does.
 	 */
 	private void roundTrip(RestClient client, int index) {
 		Class<?> type = this.types.get(index);
@@ -112,6 +117,25 @@ final class Rehearsal {
 		}
 		catch (RestClientException ex) {
 			logger.debug("The rehearsal read no instance of " + type.getName() + " from an empty document", ex);
+			if (instance == null) {
+				this.instances[index] = emptyRecord(type);
+			}
+		}
+	}
+
+	/** The record with zero, false and null components, {@code null} for another type or one it refuses. */
+	private static @Nullable Object emptyRecord(Class<?> type) {
+		if (!type.isRecord()) {
+			return null;
+		}
+		try {
+			Class<?>[] components = Arrays.stream(type.getRecordComponents())
+				.map(RecordComponent::getType)
+				.toArray(Class<?>[]::new);
+			return BeanUtils.instantiateClass(type.getDeclaredConstructor(components), new Object[components.length]);
+		}
+		catch (ReflectiveOperationException | RuntimeException ex) {
+			return null;
 		}
 	}
 
