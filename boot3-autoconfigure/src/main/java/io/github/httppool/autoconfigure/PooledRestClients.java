@@ -3,10 +3,10 @@ package io.github.httppool.autoconfigure;
 import java.util.List;
 import java.util.Map;
 
-import io.github.httppool.config.HttpPoolClientProperties;
 import io.github.httppool.config.internal.PooledClients;
 import io.github.httppool.config.internal.PooledRequestFactories;
 import io.github.httppool.config.internal.PooledRestClientsSupport;
+import io.github.httppool.config.internal.ResolvedClient;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.web.client.RestTemplateBuilderConfigurer;
@@ -58,15 +58,16 @@ public final class PooledRestClients extends PooledRestClientsSupport<RestTempla
 	 */
 	@Override
 	public RestTemplateBuilder restTemplateBuilder(String client) {
-		HttpPoolClientProperties properties = properties(client);
+		ResolvedClient resolved = client(client);
 		RestTemplateBuilderConfigurer configurer = this.restTemplateBuilderConfigurer.getIfAvailable();
 		RestTemplateBuilder builder = (configurer != null) ? configurer.configure(new RestTemplateBuilder())
 				: new RestTemplateBuilder().customizers(this.restTemplateCustomizers.orderedStream().toList());
 		builder = builder.requestFactoryBuilder(requestFactoryBuilder(client)).requestFactorySettings(this.settings);
-		if (properties.getBaseUrl() != null) {
-			builder = builder.rootUri(properties.getBaseUrl());
+		String baseUrl = resolved.baseUrl();
+		if (baseUrl != null) {
+			builder = builder.rootUri(baseUrl);
 		}
-		for (Map.Entry<String, List<String>> header : properties.getDefaultHeaders().entrySet()) {
+		for (Map.Entry<String, List<String>> header : resolved.defaultHeaders().entrySet()) {
 			builder = builder.defaultHeader(header.getKey(), header.getValue().toArray(String[]::new));
 		}
 		return builder;

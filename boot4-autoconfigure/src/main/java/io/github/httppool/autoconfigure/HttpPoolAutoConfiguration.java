@@ -138,11 +138,11 @@ public final class HttpPoolAutoConfiguration {
 
 		@Bean
 		RestClientHttpServiceGroupConfigurer httpPoolServiceGroupConfigurer(HttpPoolClients httpPoolClients,
-				PooledRestClients pooledRestClients, ObjectProvider<HttpServiceClientProperties> serviceClientProperties,
-				ObjectProvider<SslBundles> sslBundles, ObjectProvider<HttpClientSettings> httpClientSettings) {
+				PooledClients pooledClients, PooledRestClients pooledRestClients,
+				ObjectProvider<HttpServiceClientProperties> serviceClientProperties,
+				ObjectProvider<SslBundles> sslBundles) {
 			return new PooledHttpServiceGroupConfigurer(httpPoolClients, pooledRestClients,
-					serviceClientProperties.getIfAvailable(), sslBundles.getIfAvailable(),
-					httpClientSettings.getIfAvailable(HttpClientSettings::defaults));
+					serviceClientProperties.getIfAvailable(), sslBundles.getIfAvailable(), pooledClients.baseline());
 		}
 
 	}

@@ -6,7 +6,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 
-import io.github.httppool.config.HttpPoolClientProperties;
 import io.github.httppool.pool.HttpPool;
 import io.github.httppool.pool.HttpPools;
 import io.github.httppool.pool.internal.SpringBootHttpClientFeatures;
@@ -58,12 +57,12 @@ public final class PooledClients {
 	}
 
 	/**
-	 * Return the settings of a client.
+	 * Return the resolved settings of a client.
 	 * @param client the client name
 	 * @return the settings
 	 */
-	public HttpPoolClientProperties properties(String client) {
-		return this.clients.get(client);
+	public ResolvedClient client(String client) {
+		return this.clients.client(client);
 	}
 
 	/**

@@ -3,8 +3,6 @@ package io.github.httppool.config.internal;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
-import io.github.httppool.config.HttpPoolClientProperties;
-
 import org.springframework.boot.http.client.ClientHttpRequestFactoryBuilder;
 import org.springframework.boot.http.client.HttpClientSettings;
 import org.springframework.web.client.RestClient;
@@ -83,12 +81,12 @@ public abstract class PooledRestClientsSupport<B> {
 	public abstract B restTemplateBuilder(String client);
 
 	/**
-	 * Return the settings of a client.
+	 * Return the resolved settings of a client.
 	 * @param client the client name
 	 * @return the settings
 	 */
-	protected HttpPoolClientProperties properties(String client) {
-		return this.clients.properties(client);
+	protected ResolvedClient client(String client) {
+		return this.clients.client(client);
 	}
 
 	/**
