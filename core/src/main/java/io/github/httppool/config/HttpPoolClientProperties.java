@@ -115,6 +115,8 @@ public class HttpPoolClientProperties {
 
 	private final Retry retry = new Retry();
 
+	private final Reclaim reclaim = new Reclaim();
+
 	private final Dns dns = new Dns();
 
 	private final Ssl ssl = new Ssl();
@@ -252,6 +254,10 @@ public class HttpPoolClientProperties {
 
 	public Retry getRetry() {
 		return this.retry;
+	}
+
+	public Reclaim getReclaim() {
+		return this.reclaim;
 	}
 
 	public Dns getDns() {
@@ -403,6 +409,46 @@ public class HttpPoolClientProperties {
 
 		public void setNonIdempotent(boolean nonIdempotent) {
 			this.nonIdempotent = nonIdempotent;
+		}
+
+	}
+
+	/**
+	 * Reclaiming connections leased for responses that the application never closes (a
+	 * leak that would otherwise hold them for the life of the pool).
+	 */
+	public static class Reclaim {
+
+		/**
+		 * Whether a response obtained while an inbound servlet request is handled, and
+		 * still open when that request completes, is closed then: read to its end and its
+		 * connection reused when its whole body has arrived, otherwise its connection
+		 * closed. Turn off for a client whose response bodies are read after the request
+		 * that obtained them has completed.
+		 */
+		private boolean atRequestEnd = true;
+
+		/**
+		 * Whether a connection leased for a response that nothing refers to any more (no
+		 * response, body stream or HTTP client object) is closed and handed back to the
+		 * pool once the garbage collector finds it unreachable.
+		 */
+		private boolean unreachable = true;
+
+		public boolean isAtRequestEnd() {
+			return this.atRequestEnd;
+		}
+
+		public void setAtRequestEnd(boolean atRequestEnd) {
+			this.atRequestEnd = atRequestEnd;
+		}
+
+		public boolean isUnreachable() {
+			return this.unreachable;
+		}
+
+		public void setUnreachable(boolean unreachable) {
+			this.unreachable = unreachable;
 		}
 
 	}

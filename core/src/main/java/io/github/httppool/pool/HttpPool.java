@@ -171,6 +171,9 @@ public final class HttpPool implements AutoCloseable {
 	 * a pool without eviction.
 	 */
 	public void evict() {
+		if (this.monitor != null) {
+			this.monitor.reclaimUnreachable();
+		}
 		Eviction eviction = this.eviction;
 		if (eviction != null && !this.connectionManager.isClosed()) {
 			this.connectionManager.closeExpired();

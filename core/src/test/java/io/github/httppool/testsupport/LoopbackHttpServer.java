@@ -68,6 +68,8 @@ public final class LoopbackHttpServer implements AutoCloseable {
 
 	private static final int MAX_STORED_BODY = 1024 * 1024;
 
+	private volatile String etag;
+
 	private final ServerSocket serverSocket;
 
 	private final InetAddress bindAddress;
@@ -366,6 +368,16 @@ public final class LoopbackHttpServer implements AutoCloseable {
 	}
 
 	/**
+	 * Sends the given entity tag in an {@code ETag} header with every response.
+	 * @param etag the entity tag, quotes included, or {@code null} for none
+	 * @return this server
+	 */
+	public LoopbackHttpServer etag(String etag) {
+		this.etag = etag;
+		return this;
+	}
+
+	/**
 	 * Answers requests for the exact path (query ignored) with the given JSON body instead of the default one.
 	 * @param path the path
 	 * @param json the response body
@@ -450,6 +462,7 @@ public final class LoopbackHttpServer implements AutoCloseable {
 		this.trailingBytes.clear();
 		this.setCookies.clear();
 		this.trickles.clear();
+		this.etag = null;
 		return this;
 	}
 
@@ -994,6 +1007,10 @@ public final class LoopbackHttpServer implements AutoCloseable {
 				head.append("Content-Length: ").append(contentLength).append("\r\n");
 			}
 			head.append("X-Loopback-Connection: ").append(this.id).append("\r\n");
+			String etag = LoopbackHttpServer.this.etag;
+			if (etag != null) {
+				head.append("ETag: ").append(etag).append("\r\n");
+			}
 			if (setCookie != null) {
 				head.append("Set-Cookie: ").append(setCookie).append("\r\n");
 			}

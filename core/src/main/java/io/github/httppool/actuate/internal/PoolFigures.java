@@ -112,6 +112,9 @@ public final class PoolFigures {
 			leases.put("longestCurrentMillis", monitor.longestLease().toMillis());
 		}
 		leases.put("leaks", monitor.detectedLeaks());
+		Map<String, Object> reclaimed = new LinkedHashMap<>();
+		monitor.reclaimedLeases().forEach((reclaim, count) -> reclaimed.put(reclaim.tagValue(), count));
+		leases.put("reclaimed", reclaimed);
 		counters.put("leases", leases);
 		return counters;
 	}

@@ -220,7 +220,8 @@ public final class HttpPoolPropertiesMapper {
 		HttpPool.Eviction eviction = this.client.eviction();
 		return new PoolMonitor.Options(this.client.propertyPrefix(), this.client.timeToLive(),
 				(eviction != null) ? eviction.idleTimeout() : null, this.client.leakDetectionThreshold(),
-				this.client.effectiveSettings());
+				this.client.effectiveSettings(), this.client.reclaim().isAtRequestEnd(),
+				this.client.reclaim().isUnreachable());
 	}
 
 	static TlsSocketStrategy tlsSocketStrategy(SslBundle sslBundle) {

@@ -323,6 +323,15 @@ public final class ResolvedClient {
 	}
 
 	/**
+	 * Return when the pool reclaims connections leased for responses nobody closed
+	 * ({@code reclaim.*}).
+	 * @return the reclaim settings
+	 */
+	public HttpPoolClientProperties.Reclaim reclaim() {
+		return this.properties.getReclaim();
+	}
+
+	/**
 	 * Return how the pool's lock is held ({@code concurrency-policy}).
 	 * @return the policy
 	 */
@@ -739,6 +748,8 @@ public final class ResolvedClient {
 		}
 		settings.put("leakDetectionThreshold", (client.getLeakDetectionThreshold() != null)
 				? client.getLeakDetectionThreshold().toString() : "disabled");
+		settings.put("reclaim", Map.of("atRequestEnd", client.getReclaim().isAtRequestEnd(), "unreachable",
+				client.getReclaim().isUnreachable()));
 		return settings;
 	}
 

@@ -11,6 +11,7 @@ import io.github.httppool.pool.HttpPool;
 import io.github.httppool.pool.HttpPools;
 import io.github.httppool.pool.internal.CloseReason;
 import io.github.httppool.pool.internal.LeaseOutcome;
+import io.github.httppool.pool.internal.LeaseReclaim;
 import io.github.httppool.pool.internal.PoolListener;
 import io.github.httppool.pool.internal.PoolMonitor;
 import io.micrometer.core.instrument.Counter;
@@ -132,6 +133,8 @@ public final class HttpPoolMeterBinder implements MeterBinder {
 
 		private final Counter leaks;
 
+		private final Counter[] reclaimed = new Counter[LeaseReclaim.values().length];
+
 		private final Timer connect;
 
 		private final Timer tlsHandshake;
@@ -157,6 +160,12 @@ public final class HttpPoolMeterBinder implements MeterBinder {
 			this.failed = counter("connections.failed",
 					"Connection attempts that failed: unknown host, refused, connect timeout, TLS failure", tags);
 			this.leaks = counter("leaks", "Connections leased longer than leak-detection-threshold", tags);
+			for (LeaseReclaim reclaim : LeaseReclaim.values()) {
+				this.reclaimed[reclaim.ordinal()] = counter("leases.reclaimed", "Leases of responses the application"
+						+ " never closed, reclaimed by the pool, by how they were found: request-end (still open when"
+						+ " the inbound request completed) or unreachable (found by the garbage collector)",
+						tags.and("found", reclaim.tagValue()));
+			}
 			this.connect = timer("connections.connect",
 					"Time to establish the TCP connection of a new connection, DNS lookup excluded", tags);
 			this.tlsHandshake = timer("connections.tls.handshake",
@@ -254,6 +263,11 @@ public final class HttpPoolMeterBinder implements MeterBinder {
 		@Override
 		public void leakDetected(HttpRoute route) {
 			this.leaks.increment();
+		}
+
+		@Override
+		public void leaseReclaimed(HttpRoute route, LeaseReclaim reclaim) {
+			this.reclaimed[reclaim.ordinal()].increment();
 		}
 
 	}

@@ -42,6 +42,7 @@ final class MonitoredConnectionManager implements HttpClientConnectionManager, C
 
 	@Override
 	public LeaseRequest lease(String id, HttpRoute route, Timeout requestTimeout, @Nullable Object state) {
+		reclaimUnreachable();
 		long start = System.nanoTime();
 		PendingLeaseLimiter limiter = this.monitor.pendingLeaseLimiter();
 		PendingLeaseLimiter.RouteLeases admitted = null;
@@ -68,13 +69,17 @@ final class MonitoredConnectionManager implements HttpClientConnectionManager, C
 
 	@Override
 	public void release(ConnectionEndpoint endpoint, @Nullable Object state, @Nullable TimeValue keepAlive) {
-		if (this.monitor.tracksLeases()) {
-			this.monitor.released(endpoint);
+		ConnectionEndpoint pooled = endpoint;
+		if (endpoint instanceof LeasedEndpoint leased) {
+			if (!this.monitor.released(leased.lease)) {
+				return;
+			}
+			pooled = leased.pooled;
 		}
 		PoolMonitor.ThreadState thread = PoolMonitor.threadState.get();
 		thread.releaseKeepAlive = keepAlive;
 		try {
-			this.pool.release(endpoint, state, keepAlive);
+			this.pool.release(pooled, state, keepAlive);
 		}
 		finally {
 			thread.releaseKeepAlive = null;
@@ -86,7 +91,7 @@ final class MonitoredConnectionManager implements HttpClientConnectionManager, C
 			throws IOException {
 		boolean failed = true;
 		try {
-			this.pool.connect(endpoint, timeout, context);
+			this.pool.connect(pooled(endpoint), timeout, context);
 			failed = false;
 		}
 		catch (IOException | RuntimeException ex) {
@@ -101,7 +106,54 @@ final class MonitoredConnectionManager implements HttpClientConnectionManager, C
 
 	@Override
 	public void upgrade(ConnectionEndpoint endpoint, HttpContext context) throws IOException {
-		this.pool.upgrade(endpoint, context);
+		this.pool.upgrade(pooled(endpoint), context);
+	}
+
+	private static ConnectionEndpoint pooled(ConnectionEndpoint endpoint) {
+		return (endpoint instanceof LeasedEndpoint leased) ? leased.pooled : endpoint;
+	}
+
+	/**
+	 * Reclaim a lease that nobody would end: read the rest of its response if all of it
+	 * has arrived (the connection is then released as usual), else close the connection
+	 * and hand it back to the pool.
+	 * @param endpoint the endpoint the HTTP client holds
+	 * @param reclaim how the lease was found
+	 */
+	void reclaim(LeasedEndpoint endpoint, LeaseReclaim reclaim) {
+		if (endpoint.lease.isEnded()) {
+			return;
+		}
+		boolean drained = endpoint.drainArrivedBody();
+		if (drained || closeAndRelease(endpoint.lease)) {
+			this.monitor.reclaimed(endpoint.lease, reclaim, drained);
+		}
+	}
+
+	/**
+	 * Reclaim the leases whose endpoints the garbage collector found unreachable since
+	 * the last call: their connections are closed and handed back to the pool.
+	 */
+	void reclaimUnreachable() {
+		LeaseTracker.Lease lease;
+		while ((lease = this.monitor.pollUnreachable()) != null) {
+			if (closeAndRelease(lease)) {
+				this.monitor.reclaimed(lease, LeaseReclaim.UNREACHABLE, false);
+			}
+		}
+	}
+
+	private boolean closeAndRelease(LeaseTracker.Lease lease) {
+		if (!this.monitor.released(lease)) {
+			return false;
+		}
+		try {
+			lease.pooled.close(CloseMode.IMMEDIATE);
+		}
+		finally {
+			this.pool.release(lease.pooled, null, TimeValue.ZERO_MILLISECONDS);
+		}
+		return true;
 	}
 
 	@Override
@@ -242,13 +294,22 @@ final class MonitoredConnectionManager implements HttpClientConnectionManager, C
 			finally {
 				thread.validatingLease = false;
 			}
-			if (!this.recorded) {
-				long now = record(LeaseOutcome.ACQUIRED);
-				if (MonitoredConnectionManager.this.monitor.tracksLeases()) {
-					MonitoredConnectionManager.this.monitor.leased(endpoint, this.route, now);
-				}
+			if (this.recorded) {
+				return endpoint;
 			}
-			return endpoint;
+			long now = record(LeaseOutcome.ACQUIRED);
+			ResponseScope scope = MonitoredConnectionManager.this.monitor.options().reclaimAtRequestEnd()
+					? thread.responseScope : null;
+			LeaseTracker leases = MonitoredConnectionManager.this.monitor.leaseTracker();
+			if (scope == null && !leases.tracks()) {
+				return endpoint;
+			}
+			LeasedEndpoint leased = new LeasedEndpoint(MonitoredConnectionManager.this, leases, endpoint, this.route,
+					now);
+			if (scope != null) {
+				scope.add(leased);
+			}
+			return leased;
 		}
 
 		private ConnectionEndpoint leaseReusable(PoolMonitor.ThreadState thread, Timeout timeout)

@@ -58,6 +58,15 @@ public interface PoolListener {
 	}
 
 	/**
+	 * A lease that nobody would end was reclaimed: its response was drained or its
+	 * connection closed, and the connection went back to the pool.
+	 * @param route the route of the connection
+	 * @param reclaim how the lease was found
+	 */
+	default void leaseReclaimed(HttpRoute route, LeaseReclaim reclaim) {
+	}
+
+	/**
 	 * The pool was cleaned up: routes not in the given set have no connection and no
 	 * waiting caller any more, and what is kept per route for them can be forgotten.
 	 * @param routes the routes the pool still holds

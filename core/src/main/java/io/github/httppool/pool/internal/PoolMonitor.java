@@ -71,11 +71,15 @@ public final class PoolMonitor {
 
 	private volatile @Nullable PendingLeaseLimiter pendingLeaseLimiter;
 
+	private volatile @Nullable MonitoredConnectionManager connectionManager;
+
 	private volatile @Nullable AddressBalancer addresses;
 
 	private final PoolCounters counters = new PoolCounters();
 
-	private final LeaseTracker leases = new LeaseTracker();
+	private final LeaseTracker leases;
+
+	private final ReclaimedLeases reclaimed = new ReclaimedLeases();
 
 	private final CloseReasonClassifier closeReasons;
 
@@ -88,6 +92,7 @@ public final class PoolMonitor {
 		Assert.hasText(name, "'name' must not be empty");
 		this.name = name;
 		this.options = options;
+		this.leases = new LeaseTracker(options.leakDetectionThreshold() != null, options.reclaimUnreachable());
 		this.closeReasons = new CloseReasonClassifier(options);
 	}
 
@@ -155,7 +160,20 @@ public final class PoolMonitor {
 	 */
 	public HttpClientConnectionManager connectionManager(PoolingHttpClientConnectionManager pool) {
 		bind(pool);
-		return new MonitoredConnectionManager(this, pool);
+		MonitoredConnectionManager manager = new MonitoredConnectionManager(this, pool);
+		this.connectionManager = manager;
+		return manager;
+	}
+
+	/**
+	 * Reclaim the leases whose endpoints the garbage collector found unreachable since
+	 * the last call. The pool's next lease does so too.
+	 */
+	public void reclaimUnreachable() {
+		MonitoredConnectionManager manager = this.connectionManager;
+		if (manager != null) {
+			manager.reclaimUnreachable();
+		}
 	}
 
 	/**
@@ -294,26 +312,41 @@ public final class PoolMonitor {
 		}
 	}
 
-	/**
-	 * Return whether leases are tracked: only with leak detection, since tracking costs
-	 * a map entry and a stack trace per lease.
-	 */
-	boolean tracksLeases() {
-		return this.options.leakDetectionThreshold() != null;
-	}
-
-	void leased(ConnectionEndpoint endpoint, HttpRoute route, long nowNanos) {
-		this.leases.leased(endpoint, route, nowNanos);
+	LeaseTracker leaseTracker() {
+		return this.leases;
 	}
 
 	/**
-	 * Forget a lease at release.
+	 * End a lease, at its release or when it is reclaimed.
+	 * @return whether this call ended it
 	 */
-	void released(ConnectionEndpoint endpoint) {
-		LeaseTracker.Lease lease = this.leases.released(endpoint);
-		if (lease != null && lease.reported) {
+	boolean released(LeaseTracker.Lease lease) {
+		if (!this.leases.end(lease)) {
+			return false;
+		}
+		if (lease.reported) {
 			LeakDetector.logReturned(this, lease, System.nanoTime());
 		}
+		return true;
+	}
+
+	LeaseTracker.@Nullable Lease pollUnreachable() {
+		return this.leases.pollUnreachable();
+	}
+
+	void reclaimed(LeaseTracker.Lease lease, LeaseReclaim reclaim, boolean drained) {
+		this.reclaimed.reclaimed(this, lease, reclaim, drained);
+		for (PoolListener listener : this.listeners) {
+			listener.leaseReclaimed(lease.route, reclaim);
+		}
+	}
+
+	/**
+	 * Return the number of leases reclaimed since start, by how they were found.
+	 * @return the counts, in {@link LeaseReclaim} order
+	 */
+	public Map<LeaseReclaim, Long> reclaimedLeases() {
+		return this.reclaimed.counts();
 	}
 
 	void leakDetected(LeaseTracker.Lease lease) {
@@ -378,6 +411,7 @@ public final class PoolMonitor {
 	 * @param routes the routes the pool still holds
 	 */
 	public void routesRetained(Set<HttpRoute> routes) {
+		this.reclaimed.routesRetained(routes);
 		for (PoolListener listener : this.listeners) {
 			listener.routesRetained(routes);
 		}
@@ -445,9 +479,14 @@ public final class PoolMonitor {
 	 * @param leakDetectionThreshold how long a connection may be leased before it is
 	 * reported as a possible leak, or {@code null} for no leak detection
 	 * @param settings the pool's effective settings, for the actuator endpoint
+	 * @param reclaimAtRequestEnd whether leases made while an inbound request is handled
+	 * are reclaimed when it completes
+	 * @param reclaimUnreachable whether to reclaim leases whose endpoint the garbage
+	 * collector found unreachable
 	 */
 	public record Options(String propertyPrefix, @Nullable Duration timeToLive, @Nullable Duration idleTimeout,
-			@Nullable Duration leakDetectionThreshold, Map<String, Object> settings) {
+			@Nullable Duration leakDetectionThreshold, Map<String, Object> settings, boolean reclaimAtRequestEnd,
+			boolean reclaimUnreachable) {
 
 		/**
 		 * Create a new instance.
@@ -456,6 +495,9 @@ public final class PoolMonitor {
 		 * @param idleTimeout the evictor's idle timeout
 		 * @param leakDetectionThreshold the leak detection threshold
 		 * @param settings the pool's effective settings
+		 * @param reclaimAtRequestEnd whether to reclaim leases at the end of inbound
+		 * requests
+		 * @param reclaimUnreachable whether to reclaim unreachable leases
 		 */
 		public Options {
 			settings = Collections.unmodifiableMap(new LinkedHashMap<>(settings));
@@ -493,6 +535,9 @@ public final class PoolMonitor {
 		 * connection.
 		 */
 		boolean leaseForRetry;
+
+		/** The inbound request's scope that leases on this thread belong to, if any. */
+		@Nullable ResponseScope responseScope;
 
 	}
 

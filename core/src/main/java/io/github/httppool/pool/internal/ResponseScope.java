@@ -1,0 +1,75 @@
+package io.github.httppool.pool.internal;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The connections leased for responses while one inbound request is handled, so that
+ * those still leased when it completes are reclaimed: a response whose whole body has
+ * arrived is read to its end and its connection reused, any other connection is closed.
+ * A scope is active on the threads that {@link #enter(ResponseScope) entered} it; an
+ * inbound request that goes asynchronous enters it on each dispatch and closes it when
+ * it completes.
+ *
+ * @since 0.1.0
+ */
+public final class ResponseScope {
+
+	private @Nullable List<LeasedEndpoint> endpoints;
+
+	private boolean closed;
+
+	/**
+	 * Make the scope the current thread's until {@link #exit(ResponseScope)}.
+	 * @param scope the scope
+	 * @return the scope that was the thread's before, to hand to {@code exit}
+	 */
+	public static @Nullable ResponseScope enter(ResponseScope scope) {
+		PoolMonitor.ThreadState thread = PoolMonitor.threadState.get();
+		ResponseScope previous = thread.responseScope;
+		thread.responseScope = scope;
+		return previous;
+	}
+
+	/**
+	 * Give the current thread back the scope it had before {@code enter}.
+	 * @param previous what {@code enter} returned
+	 */
+	public static void exit(@Nullable ResponseScope previous) {
+		PoolMonitor.ThreadState thread = PoolMonitor.threadState.get();
+		thread.responseScope = previous;
+	}
+
+	synchronized void add(LeasedEndpoint endpoint) {
+		if (!this.closed) {
+			if (this.endpoints == null) {
+				this.endpoints = new ArrayList<>(4);
+			}
+			this.endpoints.add(endpoint);
+		}
+	}
+
+	/**
+	 * Reclaim the connections leased in this scope that are still leased. Later leases
+	 * in the scope are not tracked by it.
+	 */
+	public void close() {
+		List<LeasedEndpoint> endpoints;
+		synchronized (this) {
+			if (this.closed) {
+				return;
+			}
+			this.closed = true;
+			endpoints = this.endpoints;
+			this.endpoints = null;
+		}
+		if (endpoints != null) {
+			for (LeasedEndpoint endpoint : endpoints) {
+				endpoint.manager.reclaim(endpoint, LeaseReclaim.REQUEST_END);
+			}
+		}
+	}
+
+}
