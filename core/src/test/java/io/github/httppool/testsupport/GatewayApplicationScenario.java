@@ -85,13 +85,20 @@ public abstract class GatewayApplicationScenario {
 			for (int i = 0; i < 20; i++) {
 				assertThat(get(gateway + "/quote?n=" + i, 200)).contains("/quote");
 			}
+			assertThat(get(gateway + "/quote-unclosed", 200)).isEqualTo("200");
+			HttpPool defaultPool = context.getBean(HttpPools.class).get(HttpPoolProperties.DEFAULT_CLIENT);
+			this.partner.await("the unclosed response reclaimed", () -> defaultPool.totalStats().getLeased() == 0,
+					Duration.ofSeconds(10));
 			assertThat(this.partner.acceptedConnections()).isOne();
 			assertThat(this.partner.completedTlsHandshakes()).isOne();
-			assertThat(this.partner.requestsPerConnection()).containsExactly(20);
+			assertThat(this.partner.requestsPerConnection()).containsExactly(21);
 			assertThat(this.partner.clientPrincipals()).containsOnly(TestTls.CLIENT_SUBJECT);
 
 			String opened = get(gateway + "/actuator/metrics/http.client.pool.connections.opened?tag=client:default", 200);
 			assertThat(JsonPath.<Number>read(opened, "$.measurements[0].value").doubleValue()).isEqualTo(1.0);
+			String reclaimed = get(gateway
+					+ "/actuator/metrics/http.client.pool.leases.reclaimed?tag=client:default&tag=found:request-end", 200);
+			assertThat(JsonPath.<Number>read(reclaimed, "$.measurements[0].value").doubleValue()).isEqualTo(1.0);
 			String leases = get(gateway + "/actuator/metrics/http.client.pool.lease?tag=client:default", 200);
 			assertThat(JsonPath.<String>read(leases, "$.measurements[0].statistic")).isEqualTo("COUNT");
 			assertThat(JsonPath.<Number>read(leases, "$.measurements[0].value").doubleValue())
@@ -103,6 +110,7 @@ public abstract class GatewayApplicationScenario {
 				.isOne();
 			String pool = get(gateway + "/actuator/httppool/default", 200);
 			assertThat(JsonPath.<Number>read(pool, "$.pools.default.connections.created").longValue()).isOne();
+			assertThat(JsonPath.<Number>read(pool, "$.pools.default.leases.reclaimed.request-end").longValue()).isOne();
 			assertThat(JsonPath.<String>read(pool, "$.pools.default.routes[0].route")).isEqualTo(this.partner.baseUrl());
 		}
 	}
@@ -150,6 +158,15 @@ public abstract class GatewayApplicationScenario {
 		@GetMapping("/quote")
 		String quote() {
 			return this.restClient.get().uri(this.partnerUrl + "/quote").retrieve().body(String.class);
+		}
+
+		@GetMapping("/quote-unclosed")
+		String quoteUnclosed() throws IOException {
+			return String.valueOf(this.restClient.get()
+				.uri(this.partnerUrl + "/quote")
+				.exchange((request, response) -> response, false)
+				.getStatusCode()
+				.value());
 		}
 
 	}
