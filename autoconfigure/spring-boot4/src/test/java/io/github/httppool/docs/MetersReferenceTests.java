@@ -34,7 +34,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class MetersReferenceTests {
 
-	private static final Path PAGE = Path.of("..", "docs", "metrics.md");
+	private static final Path PAGE = Path.of("..", "..", "docs", "metrics.md");
 
 	private static final Pattern ROW = Pattern.compile("^\\| `(http\\.client\\.pool\\.[a-z.]+)` \\| (\\w+) \\|",
 			Pattern.MULTILINE);

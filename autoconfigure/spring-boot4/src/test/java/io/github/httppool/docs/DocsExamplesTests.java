@@ -23,24 +23,24 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code docs/*.md} equal to code that the tests compile, bind and run. Every fenced
  * block in one of those languages is preceded by a comment naming its source, a path
  * from the repository root with an optional {@code tag::name[]} region:
- * {@code <!-- example: boot4-autoconfigure/src/test/java/…/QuoteController.java#controller -->}.
+ * {@code <!-- example: autoconfigure/spring-boot4/src/test/java/…/QuoteController.java#controller -->}.
  * Java examples that need Spring Cloud or Spring Security come from
  * {@code interop-tests/src/test/java/}, where the tests compile and run them.
  * Console output, shell commands, diagrams and {@code xml} snippets are exempt. Copy the
  * sources into the pages with
- * {@code mvn -pl boot4-autoconfigure -am test -Dtest=DocsExamplesTests -Dhttppool.docs.update=true}.
+ * {@code mvn -pl autoconfigure/spring-boot4 -am test -Dtest=DocsExamplesTests -Dhttppool.docs.update=true}.
  */
 class DocsExamplesTests {
 
-	private static final Path ROOT = Path.of("..");
+	private static final Path ROOT = Path.of("..", "..");
 
 	private static final Path CONFIGURATION_EXAMPLES = Path.of("src", "test", "resources", "docs-examples");
 
-	private static final String JAVA_SOURCES = "boot4-autoconfigure/src/test/java/";
+	private static final String JAVA_SOURCES = "autoconfigure/spring-boot4/src/test/java/";
 
 	private static final String INTEROP_JAVA_SOURCES = "interop-tests/src/test/java/";
 
-	private static final String CONFIGURATION_SOURCES = "boot4-autoconfigure/src/test/resources/docs-examples/";
+	private static final String CONFIGURATION_SOURCES = "autoconfigure/spring-boot4/src/test/resources/docs-examples/";
 
 	private static final Map<String, String> CHECKED_LANGUAGES = Map.of("java", JAVA_SOURCES, "yaml",
 			CONFIGURATION_SOURCES, "yml", CONFIGURATION_SOURCES, "properties", CONFIGURATION_SOURCES);

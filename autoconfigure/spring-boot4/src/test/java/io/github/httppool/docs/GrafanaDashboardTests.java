@@ -33,7 +33,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class GrafanaDashboardTests {
 
-	private static final Path DASHBOARD = Path.of("..", "docs", "grafana-dashboard.json");
+	private static final Path DASHBOARD = Path.of("..", "..", "docs", "grafana-dashboard.json");
 
 	private static final Pattern METRIC = Pattern.compile("\\b(http_client_pool_[a-z_]+)\\b");
 

@@ -24,11 +24,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Keeps {@code docs/properties.md} equal to what the configuration metadata that the
  * build produces says. Regenerate with
- * {@code mvn -pl boot4-autoconfigure -am test -Dtest=PropertiesReferenceTests -Dsurefire.failIfNoSpecifiedTests=false -Dhttppool.docs.update=true}.
+ * {@code mvn -pl autoconfigure/spring-boot4 -am test -Dtest=PropertiesReferenceTests -Dsurefire.failIfNoSpecifiedTests=false -Dhttppool.docs.update=true}.
  */
 class PropertiesReferenceTests {
 
-	private static final Path PAGE = Path.of("..", "docs", "properties.md");
+	private static final Path PAGE = Path.of("..", "..", "docs", "properties.md");
 
 	private static final String METADATA = "META-INF/spring-configuration-metadata.json";
 
@@ -75,7 +75,7 @@ class PropertiesReferenceTests {
 		page.append("# Configuration properties\n\n");
 		page.append("Every `http.pool.*` key, generated from the configuration metadata the build produces ");
 		page.append("(the same text your IDE shows). Do not edit by hand: run\n");
-		page.append("`mvn -pl boot4-autoconfigure -am test -Dtest=PropertiesReferenceTests ");
+		page.append("`mvn -pl autoconfigure/spring-boot4 -am test -Dtest=PropertiesReferenceTests ");
 		page.append("-Dsurefire.failIfNoSpecifiedTests=false -Dhttppool.docs.update=true`.\n\n");
 		page.append("Every key of the default client (all but `http.pool.enabled`, ");
 		page.append("`http.pool.fail-on-unknown-properties`, `http.pool.fail-on-unapplied-customizers`, ");

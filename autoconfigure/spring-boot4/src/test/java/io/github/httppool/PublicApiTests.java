@@ -28,7 +28,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class PublicApiTests {
 
-	private static final Path COMPATIBILITY = Path.of("..", "docs", "compatibility.md");
+	private static final Path COMPATIBILITY = Path.of("..", "..", "docs", "compatibility.md");
 
 	private static final Set<String> SUPPORTED = Set.of(
 			"io.github.httppool.config.HttpPoolProperties",
