@@ -105,7 +105,8 @@ public final class Benchmark {
 			                          /usr/lib/jvm/temurin-25-jdk-amd64 or another /usr/lib/jvm/* of 21+)
 			  --network-delay-ms=N    round-trip time added between the clients (gateways, direct load) and
 			                          the upstream by a user-space TCP relay on 127.0.0.1 (default 0: loopback)
-			  --out=DIR               directory for results.csv and results.png (default docs/benchmark)
+			  --out=DIR               directory for results.csv and results.png (default target/benchmark)
+			  --update-docs           write them to docs/benchmark, replacing the documented results
 			  --chart-from=CSV        only draw results.png next to an existing results.csv, run nothing
 			""";
 
@@ -812,7 +813,7 @@ public final class Benchmark {
 			int warmupSeconds = 10;
 			int maxSeconds = 30;
 			boolean direct = true;
-			Path out = Path.of("docs", "benchmark");
+			Path out = Path.of("target", "benchmark");
 			Path javaHome = null;
 			int networkDelayMs = 0;
 			List<String> knownVariants = new ArrayList<>(HTTPS_VARIANTS);
@@ -820,6 +821,10 @@ public final class Benchmark {
 			for (String arg : args) {
 				if ("--no-direct".equals(arg)) {
 					direct = false;
+					continue;
+				}
+				if ("--update-docs".equals(arg)) {
+					out = Path.of("docs", "benchmark");
 					continue;
 				}
 				int equals = arg.indexOf('=');

@@ -39,7 +39,16 @@ class BenchmarkTests {
 		assertThat(options.direct()).isTrue();
 		assertThat(options.javaHome()).isNull();
 		assertThat(options.network()).isEqualTo("loopback");
-		assertThat(options.out()).isEqualTo(Path.of("docs", "benchmark"));
+		assertThat(options.out()).isEqualTo(Path.of("target", "benchmark"));
+	}
+
+	@Test
+	void resultsReplaceTheDocumentedOnesOnlyWhenAskedTo() {
+		assertThat(Benchmark.Options.parse(new String[] { "--scenarios=http" }).out())
+			.isEqualTo(Path.of("target", "benchmark"));
+		assertThat(Benchmark.Options.parse(new String[] { "--update-docs" }).out())
+			.isEqualTo(Path.of("docs", "benchmark"));
+		assertThat(Benchmark.Options.parse(new String[] { "--out=elsewhere" }).out()).isEqualTo(Path.of("elsewhere"));
 	}
 
 	@Test
