@@ -74,7 +74,7 @@ class AbandonedResponseTests {
 				.contains("HTTP pool 'default' reclaimed a connection to " + this.upstream.baseUrl()
 						+ " leased for a response still open when the inbound request that obtained it completed"
 						+ " (request-end)")
-				.contains("its body had arrived and was read to its end, the connection is reused")
+				.contains("its body had arrived and was read to its end, which released the connection as closing the response would")
 				.contains("set http.pool.leak-detection-threshold to log where it was leased");
 		}
 	}

@@ -50,7 +50,7 @@ final class ReclaimedLeases {
 		String message = "HTTP pool '" + monitor.name() + "' reclaimed a connection to "
 				+ PoolMonitor.routeName(lease.route) + " leased for a response " + reclaim.description() + " ("
 				+ reclaim.tagValue() + "), after " + Duration.ofNanos(now - lease.leasedAtNanos).toMillis() + " ms; "
-				+ (drained ? "its body had arrived and was read to its end, the connection is reused"
+				+ (drained ? "its body had arrived and was read to its end, which released the connection as closing the response would"
 						: "the connection was closed")
 				+ ((suppressed > 0) ? "; " + suppressed + " more reclaimed on this route in the last minute" : "")
 				+ ". Close every response (or its body stream) once it is read"
