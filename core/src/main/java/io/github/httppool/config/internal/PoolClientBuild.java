@@ -65,9 +65,9 @@ final class PoolClientBuild {
 
 	private ConnectionConfig connectionConfig;
 
-	private boolean starterTls;
+	private boolean bootTls;
 
-	private @Nullable SslBundle bootSslBundle;
+	private boolean starterTls;
 
 	private @Nullable PoolingHttpClientConnectionManager connectionManager;
 
@@ -130,7 +130,7 @@ final class PoolClientBuild {
 				this.starterTls = true;
 				return this.tls;
 			});
-			this.bootSslBundle = sslBundle;
+			this.bootTls = true;
 		}
 		builder = springBoot.customize(builder);
 		if (generation != null) {
@@ -145,8 +145,8 @@ final class PoolClientBuild {
 				}
 			})
 			.withHttpClientCustomizer((httpClient) -> customizers.customize(this.client.name(), httpClient));
-		ClientHttpRequestFactory factory = (this.bootSslBundle != null)
-				? generation.build(builder, this.bootSslBundle) : builder.build();
+		ClientHttpRequestFactory factory = (generation != null && sslBundle != null)
+				? generation.build(builder, sslBundle) : builder.build();
 		return (CloseableHttpClient) ((HttpComponentsClientHttpRequestFactory) factory).getHttpClient();
 	}
 
@@ -163,7 +163,7 @@ final class PoolClientBuild {
 	 * @return whether the application's factory makes the TLS connections
 	 */
 	boolean applicationTls() {
-		return this.bootSslBundle != null && !this.starterTls;
+		return this.bootTls && !this.starterTls;
 	}
 
 	private void socketConfig(SocketConfig.Builder builder) {
@@ -201,7 +201,7 @@ final class PoolClientBuild {
 			.setDefaultTlsConfig(this.mapper.tlsConfig())
 			.setDnsResolver(addresses.resolver())
 			.setConnectionFactory(this.monitor.connectionFactory());
-		if (this.tls != null && !this.starterTls && this.bootSslBundle == null) {
+		if (this.tls != null && !this.bootTls) {
 			builder.setTlsSocketStrategy(this.tls);
 		}
 	}
