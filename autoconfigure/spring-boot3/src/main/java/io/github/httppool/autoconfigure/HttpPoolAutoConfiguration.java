@@ -90,7 +90,8 @@ public final class HttpPoolAutoConfiguration {
 		SpringBootBuilderCustomizations springBoot = SpringBootBuilderCustomizations.read(
 				SpringBootBuilderCustomizations.byBeanName(requestFactoryBuilderCustomizers.orderedStream(), beanFactory,
 						ClientHttpRequestFactoryBuilderCustomizer.class),
-				ClientHttpRequestFactoryBuilderCustomizer.class, HttpPoolAutoConfiguration::customize, FACTORY_PROPERTY,
+				ClientHttpRequestFactoryBuilderCustomizer.class, HttpPoolAutoConfiguration::customize,
+				new HttpComponentsBuilderGeneration(), FACTORY_PROPERTY,
 				properties.isFailOnUnappliedCustomizers());
 		this.factory = HttpPoolFactory.create(PooledClientHttpRequestFactoryBuilder.httpClientSettings(this.settings),
 				sslBundles, springBoot, connectionManagerCustomizers, httpClientCustomizers, dnsResolver);

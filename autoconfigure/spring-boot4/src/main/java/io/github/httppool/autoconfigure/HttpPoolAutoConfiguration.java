@@ -86,6 +86,7 @@ public final class HttpPoolAutoConfiguration {
 				SpringBootBuilderCustomizations.byBeanName(requestFactoryBuilderCustomizers.orderedStream(), beanFactory,
 						ClientHttpRequestFactoryBuilderCustomizer.class),
 				ClientHttpRequestFactoryBuilderCustomizer.class, HttpPoolAutoConfiguration::customize,
+				new HttpComponentsBuilderGeneration(),
 				"spring.http.clients.imperative.factory", properties.isFailOnUnappliedCustomizers());
 		this.factory = HttpPoolFactory.create(httpClientSettings.getIfAvailable(HttpClientSettings::defaults),
 				sslBundles, springBoot, connectionManagerCustomizers, httpClientCustomizers, dnsResolver);

@@ -11,8 +11,6 @@ import io.github.httppool.testsupport.FailureReports;
 import io.github.httppool.testsupport.HttpPoolContexts;
 import io.github.httppool.testsupport.LoopbackHttpServer;
 import org.apache.hc.client5.http.config.ConnectionConfig;
-import org.apache.hc.client5.http.impl.classic.HttpClientBuilder;
-import org.apache.hc.core5.http.io.SocketConfig;
 import org.apache.hc.core5.util.Timeout;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -125,24 +123,18 @@ class SpringBootRequestFactoryCustomizerTests {
 	}
 
 	@Test
-	void onlyWhatACustomizerSetsIsTakenFromSpringBootsBuilder() {
-		ClientHttpRequestFactoryBuilderCustomizer<HttpComponentsClientHttpRequestFactoryBuilder> header = new HeaderCustomizer()
-			.header();
-		SpringBootBuilderCustomizations customizations = read(Map.of("header", header));
-		SocketConfig socketConfig = SocketConfig.custom().setSoTimeout(Timeout.ofSeconds(7)).build();
-		assertThat(customizations.socketConfig(socketConfig)).isSameAs(socketConfig);
-		assertThat(customizations.hasTlsSocketStrategyFactory()).isFalse();
-		assertThat(customizations.dnsResolver()).isNull();
-		assertThat(customizations.customizesRequestFactories()).isFalse();
-		HttpClientBuilder builder = HttpClientBuilder.create();
-		customizations.customize(builder);
+	void onlyTheCustomizersOfTheHttpComponentsBuilderAreKept() {
+		SpringBootBuilderCustomizations customizations = read(
+				Map.of("header", new HeaderCustomizer().header(), "http11", new JdkCustomizers().http11Lambda()));
+		assertThat(customizations.names()).containsExactly("header");
 		assertThat(read(Map.of())).isSameAs(SpringBootBuilderCustomizations.NONE);
 	}
 
 	@SuppressWarnings({ "unchecked", "rawtypes" })
 	private static SpringBootBuilderCustomizations read(Map<String, ClientHttpRequestFactoryBuilderCustomizer> customizers) {
 		return SpringBootBuilderCustomizations.read(customizers, ClientHttpRequestFactoryBuilderCustomizer.class,
-				(customizer, builder) -> customizer.customize(builder), "spring.http.clients.imperative.factory", true);
+				(customizer, builder) -> customizer.customize(builder), new HttpComponentsBuilderGeneration(),
+				"spring.http.clients.imperative.factory", true);
 	}
 
 	@Configuration(proxyBeanMethods = false)

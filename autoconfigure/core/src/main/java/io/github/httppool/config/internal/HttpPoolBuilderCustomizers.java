@@ -10,8 +10,8 @@ import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuil
 /**
  * The user's {@link HttpPoolConnectionManagerCustomizer} and
  * {@link HttpPoolHttpClientCustomizer} beans, in order, and what Spring Boot's
- * {@code ClientHttpRequestFactoryBuilderCustomizer} beans set on the HttpComponents
- * builder, which applies first.
+ * {@code ClientHttpRequestFactoryBuilderCustomizer} beans for the HttpComponents
+ * builder, which apply first.
  *
  * @param connectionManager the connection manager customizers
  * @param httpClient the HTTP client customizers
@@ -38,12 +38,10 @@ public record HttpPoolBuilderCustomizers(List<HttpPoolConnectionManagerCustomize
 	}
 
 	void customize(String clientName, PoolingHttpClientConnectionManagerBuilder builder) {
-		this.springBoot.customize(builder);
 		this.connectionManager.forEach((customizer) -> customizer.customize(clientName, builder));
 	}
 
 	void customize(String clientName, HttpClientBuilder builder) {
-		this.springBoot.customize(builder);
 		this.httpClient.forEach((customizer) -> customizer.customize(clientName, builder));
 	}
 

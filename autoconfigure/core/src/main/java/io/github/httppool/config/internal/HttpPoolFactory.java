@@ -87,7 +87,7 @@ public final class HttpPoolFactory {
 	 * Create the factory of an application's pools.
 	 * @param baseline Spring Boot's HTTP client settings
 	 * @param sslBundles Spring Boot's SSL bundles, if any
-	 * @param springBoot what Spring Boot's request factory builder customizers set
+	 * @param springBoot Spring Boot's request factory builder customizers
 	 * @param connectionManagerCustomizers the application's connection manager customizers
 	 * @param httpClientCustomizers the application's HTTP client customizers
 	 * @param dnsResolver the application's DNS resolver, if any
@@ -153,17 +153,22 @@ public final class HttpPoolFactory {
 			logger.warn("HTTP pool '" + client.name() + "' uses the application's connection manager: the SSL bundles"
 					+ " of " + client.propertyPrefix() + "routes[...].ssl.bundle do not apply to it");
 		}
-		HttpPool pool = create(client.name(), client, tls, SpringBootHttpClientFeatures.addressFilter(this.baseline),
-				connectionManager, httpClient);
-		reloadable.forEach((bundle, strategy) -> reloadOnUpdate(pool, bundle, strategy));
+		PoolClientBuild build = build(client.name(), client, tls,
+				SpringBootHttpClientFeatures.addressFilter(this.baseline), connectionManager);
+		HttpPool pool = build.pool(this.customizers, client.sslBundle(), httpClient);
+		if (build.applicationTls()) {
+			warnApplicationTls(client);
+		}
+		else {
+			reloadable.forEach((bundle, strategy) -> reloadOnUpdate(pool, bundle, strategy));
+		}
 		return pool;
 	}
 
 	private @Nullable TlsSocketStrategy tlsSocketStrategy(ResolvedClient client,
 			Map<SslBundle, ReloadableTlsSocketStrategy> reloadable) {
 		SslBundle sslBundle = client.sslBundle();
-		TlsSocketStrategy clientTls = (sslBundle != null) ? reloadable(sslBundle, reloadable)
-				: this.customizers.springBoot().tlsSocketStrategy(null);
+		TlsSocketStrategy clientTls = (sslBundle != null) ? reloadable(sslBundle, reloadable) : null;
 		if (client.routeSslBundles().isEmpty()) {
 			return clientTls;
 		}
@@ -175,140 +180,40 @@ public final class HttpPoolFactory {
 
 	private ReloadableTlsSocketStrategy reloadable(SslBundle sslBundle,
 			Map<SslBundle, ReloadableTlsSocketStrategy> reloadable) {
-		return reloadable.computeIfAbsent(sslBundle, (bundle) -> new ReloadableTlsSocketStrategy(tlsSocketStrategy(bundle)));
+		return reloadable.computeIfAbsent(sslBundle,
+				(bundle) -> new ReloadableTlsSocketStrategy(HttpPoolPropertiesMapper.tlsSocketStrategy(bundle)));
 	}
 
-	/**
-	 * Return the TLS strategy of connections made with a bundle: the one of a TLS socket
-	 * strategy factory set by a Spring Boot request factory builder customizer, else the
-	 * starter's.
-	 * @param sslBundle the bundle
-	 * @return the strategy
-	 */
-	TlsSocketStrategy tlsSocketStrategy(SslBundle sslBundle) {
-		TlsSocketStrategy customized = this.customizers.springBoot().tlsSocketStrategy(sslBundle);
-		return (customized != null) ? customized : HttpPoolPropertiesMapper.tlsSocketStrategy(sslBundle);
+	private void warnApplicationTls(ResolvedClient client) {
+		SslBundle sslBundle = client.sslBundle();
+		boolean reloads = sslBundle != null && bundleName(sslBundle) != null;
+		if (reloads || !client.routeSslBundles().isEmpty()) {
+			logger.warn("ClientHttpRequestFactoryBuilderCustomizer beans " + this.customizers.springBoot().names()
+					+ " set a TLS socket strategy factory, which makes every TLS connection of HTTP pool '"
+					+ client.name() + "' with its SSL bundle: the SSL bundles of " + client.propertyPrefix()
+					+ "routes[...].ssl.bundle and the reloads of its SSL bundle do not apply to it");
+		}
 	}
 
 	/**
 	 * Create a pool with the settings of a client but connections of its own kind.
 	 * @param name the pool name
 	 * @param client the client whose settings the pool has
+	 * @param sslBundle the SSL bundle of the connections, or {@code null} for the JVM's
+	 * defaults
 	 * @param tls the TLS strategy, or {@code null} for the JVM's defaults
 	 * @param addressFilter the filter resolved addresses must match, or {@code null}
 	 * @return the pool
 	 */
-	HttpPool create(String name, ResolvedClient client, @Nullable TlsSocketStrategy tls,
+	HttpPool create(String name, ResolvedClient client, @Nullable SslBundle sslBundle, @Nullable TlsSocketStrategy tls,
 			@Nullable Predicate<InetAddress> addressFilter) {
-		return create(name, client, tls, addressFilter, null, null);
+		return build(name, client, tls, addressFilter, null).pool(this.customizers, sslBundle, null);
 	}
 
-	private HttpPool create(String name, ResolvedClient client, @Nullable TlsSocketStrategy tls,
-			@Nullable Predicate<InetAddress> addressFilter, @Nullable PoolingHttpClientConnectionManager applicationManager,
-			@Nullable CloseableHttpClient applicationClient) {
-		HttpPoolPropertiesMapper mapper = new HttpPoolPropertiesMapper(client);
-		PoolMonitor monitor = new PoolMonitor(name, mapper.monitorOptions());
-		ConnectionRetirement retirement = null;
-		PoolingHttpClientConnectionManager connectionManager = applicationManager;
-		if (connectionManager == null) {
-			retirement = new ConnectionRetirement();
-			connectionManager = connectionManager(client, mapper, tls, addressFilter, retirement, monitor);
-		}
-		ServerKeepAlives serverKeepAlives = new ServerKeepAlives();
-		CloseableHttpClient httpClient = (applicationClient != null) ? applicationClient
-				: httpClient(client, mapper, connectionManager, monitor, serverKeepAlives);
-		boolean monitored = applicationManager == null || applicationClient == null;
-		return new HttpPool(name, connectionManager, httpClient, mapper.eviction(), retirement,
-				monitored ? monitor : null, serverKeepAlives);
-	}
-
-	private PoolingHttpClientConnectionManager connectionManager(ResolvedClient client,
-			HttpPoolPropertiesMapper mapper, @Nullable TlsSocketStrategy tls, @Nullable Predicate<InetAddress> addressFilter,
-			ConnectionRetirement retirement, PoolMonitor monitor) {
-		SpringBootBuilderCustomizations springBoot = this.customizers.springBoot();
-		ConnectionConfig defaults = springBoot.connectionConfig(mapper.connectionConfig());
-		RouteConnectionConfigResolver connectionConfigs = new RouteConnectionConfigResolver(defaults,
-				mapper.routeConnectionConfigs(defaults), retirement);
-		DnsResolver resolver = (this.dnsResolver != null) ? this.dnsResolver : springBoot.dnsResolver();
-		AddressBalancer addresses = mapper
-			.addressBalancer(HttpPoolPropertiesMapper.dnsResolver(resolver, addressFilter));
-		monitor.addresses(addresses);
-		PoolingHttpClientConnectionManagerBuilder builder = PoolingHttpClientConnectionManagerBuilder.create()
-			.useSystemProperties()
-			.setMaxConnTotal(client.maxTotal())
-			.setMaxConnPerRoute(client.maxPerRoute())
-			.setPoolConcurrencyPolicy(mapper.concurrencyPolicy())
-			.setConnPoolPolicy(mapper.reusePolicy())
-			.setDefaultSocketConfig(springBoot.socketConfig(mapper.socketConfig()))
-			.setConnectionConfigResolver(connectionConfigs)
-			.setDefaultTlsConfig(mapper.tlsConfig())
-			.setDnsResolver(addresses.resolver())
-			.setConnectionFactory(monitor.connectionFactory());
-		if (tls != null) {
-			builder.setTlsSocketStrategy(tls);
-		}
-		monitor.timeToLive((route) -> connectionConfigs.resolve(route).getTimeToLive());
-		this.customizers.customize(client.name(), builder);
-		PoolingHttpClientConnectionManager manager = builder.build();
-		monitor.bind(manager);
-		if (client.limitsPendingLeases()) {
-			monitor.limitPendingLeases(new PendingLeaseLimiter(monitor.name(), manager,
-					(route) -> client.maxPendingLeases(route.getTargetHost()),
-					(route) -> client.maxPendingLeasesProperty(route.getTargetHost()),
-					(route) -> client.maxConnectionsProperty(route.getTargetHost())));
-		}
-		client.routes().keySet().forEach((key) -> key.directRoutes().forEach((direct) -> {
-			int max = client.maxConnections(direct.getTargetHost());
-			if (max != client.maxPerRoute()) {
-				manager.setMaxPerRoute(direct, max);
-			}
-		}));
-		return manager;
-	}
-
-	/**
-	 * Create an HTTP client that leases through the monitor from the given connection
-	 * manager without owning it: leases are timed and tracked, and a pool timeout becomes
-	 * an exception that says what to change. Connection state tracking is off: each route
-	 * of a pool has one TLS identity (the route's SSL bundle, else the pool's), and the
-	 * pool keeps connections by route, so a connection made with a client certificate
-	 * serves only requests to its own upstream and can serve every one of them
-	 * (HttpClient would otherwise never reuse mutual-TLS connections). The client keeps no cookies: it serves every caller, and request
-	 * factories that opt in to cookies bring stores of their own.
-	 */
-	private CloseableHttpClient httpClient(ResolvedClient client, HttpPoolPropertiesMapper mapper,
-			PoolingHttpClientConnectionManager connectionManager, PoolMonitor monitor,
-			ServerKeepAlives serverKeepAlives) {
-		HttpClientBuilder builder = HttpClientBuilder.create()
-			.useSystemProperties()
-			.setConnectionManager(monitor.connectionManager(connectionManager))
-			.setConnectionManagerShared(true)
-			.setDefaultRequestConfig(this.customizers.springBoot().requestConfig(mapper.requestConfig()))
-			.setKeepAliveStrategy(mapper.keepAliveStrategy(serverKeepAlives))
-			.setDefaultCookieStore(NoCookieStore.INSTANCE)
-			.disableConnectionState()
-			.addExecInterceptorBefore(ChainElement.CONNECT.name(), "http-pool-exhaustion", monitor.exhaustionHandler());
-		HttpRoutePlanner routePlanner = mapper.routePlanner();
-		if (routePlanner != null) {
-			builder.setRoutePlanner(routePlanner);
-		}
-		CredentialsProvider proxyCredentials = mapper.proxyCredentials();
-		if (proxyCredentials != null) {
-			builder.setDefaultCredentialsProvider(proxyCredentials);
-		}
-		ConnectionFailureRetryStrategy retryStrategy = mapper.retryStrategy();
-		if (retryStrategy != null) {
-			builder.setRetryStrategy(retryStrategy);
-		}
-		else {
-			builder.disableAutomaticRetries();
-		}
-		CallDeadlineHandler callDeadlines = mapper.callDeadlines();
-		if (callDeadlines != null) {
-			builder.addExecInterceptorFirst("http-pool-call-deadline", callDeadlines);
-		}
-		this.customizers.customize(client.name(), builder);
-		return builder.build();
+	private PoolClientBuild build(String name, ResolvedClient client, @Nullable TlsSocketStrategy tls,
+			@Nullable Predicate<InetAddress> addressFilter, @Nullable PoolingHttpClientConnectionManager applicationManager) {
+		return new PoolClientBuild(name, client, tls,
+				HttpPoolPropertiesMapper.dnsResolver(this.dnsResolver, addressFilter), applicationManager);
 	}
 
 	/**
@@ -321,7 +226,7 @@ public final class HttpPoolFactory {
 			return;
 		}
 		this.sslBundles.addBundleUpdateHandler(bundleName, (updated) -> {
-			tls.reload(tlsSocketStrategy(updated));
+			tls.reload(HttpPoolPropertiesMapper.tlsSocketStrategy(updated));
 			pool.retireConnections();
 			logger.info("SSL bundle '" + bundleName + "' was reloaded: HTTP pool '" + pool.name()
 					+ "' opens new connections with the new material and retires the old ones");
@@ -354,9 +259,7 @@ public final class HttpPoolFactory {
 	 * @return the request factories
 	 */
 	PooledRequestFactories requestFactories(HttpPool pool, ResolvedClient client, HttpPools pools) {
-		SpringBootBuilderCustomizations springBoot = this.customizers.springBoot();
-		return new PooledRequestFactories(this.baseline, new HttpPoolSelector(this, client, pool, pools),
-				springBoot.customizesRequestFactories() ? springBoot::customize : null);
+		return new PooledRequestFactories(this.baseline, new HttpPoolSelector(this, client, pool, pools));
 	}
 
 }

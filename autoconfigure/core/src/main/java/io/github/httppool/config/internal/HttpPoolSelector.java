@@ -50,8 +50,8 @@ final class HttpPoolSelector implements Function<HttpClientSettings, HttpClient>
 			return this.pool.httpClient();
 		}
 		String name = variantName(sslBundle, addressFilter);
-		return this.pools.getOrCreate(name, () -> this.factory.create(name, this.client,
-				(sslBundle != null) ? this.factory.tlsSocketStrategy(sslBundle) : null, addressFilter))
+		return this.pools.getOrCreate(name, () -> this.factory.create(name, this.client, sslBundle,
+				(sslBundle != null) ? HttpPoolPropertiesMapper.tlsSocketStrategy(sslBundle) : null, addressFilter))
 			.httpClient();
 	}
 

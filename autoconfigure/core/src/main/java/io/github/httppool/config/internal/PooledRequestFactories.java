@@ -3,7 +3,6 @@ package io.github.httppool.config.internal;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Consumer;
 import java.util.function.Function;
 
 import io.github.httppool.pool.internal.Milliseconds;
@@ -43,21 +42,15 @@ public final class PooledRequestFactories {
 
 	private final Function<HttpClientSettings, HttpClient> httpClients;
 
-	private final @Nullable Consumer<HttpComponentsClientHttpRequestFactory> customizer;
-
 	/**
 	 * Create a new instance.
 	 * @param baseline the settings the pools were made for; usually Spring Boot's
 	 * {@code spring.http.clients} settings
 	 * @param httpClients returns the pooled client to use for the given settings
-	 * @param customizer applied to every request factory built, or {@code null}
 	 */
-	PooledRequestFactories(HttpClientSettings baseline,
-			Function<HttpClientSettings, HttpClient> httpClients,
-			@Nullable Consumer<HttpComponentsClientHttpRequestFactory> customizer) {
+	PooledRequestFactories(HttpClientSettings baseline, Function<HttpClientSettings, HttpClient> httpClients) {
 		this.baseline = baseline;
 		this.httpClients = httpClients;
-		this.customizer = customizer;
 	}
 
 	/**
@@ -77,9 +70,6 @@ public final class PooledRequestFactories {
 				context.setCookieStore(cookieStore);
 				return context;
 			});
-		}
-		if (this.customizer != null) {
-			this.customizer.accept(factory);
 		}
 		return factory;
 	}

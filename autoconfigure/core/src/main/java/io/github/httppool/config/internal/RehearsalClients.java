@@ -51,7 +51,7 @@ final class RehearsalClients implements RehearsalRun.ClientFactory {
 		ResolvedClient client = new ResolvedClient("warmup-rehearsal", properties, this.baseline, null);
 		HttpPoolFactory factory = new HttpPoolFactory(this.baseline, null, HttpPoolBuilderCustomizers.NONE);
 		try (HttpPools pools = new HttpPools()) {
-			HttpPool pool = pools.register(factory.create(client.name(), client, (tls != null)
+			HttpPool pool = pools.register(factory.create(client.name(), client, null, (tls != null)
 					? new DefaultClientTlsStrategy(tls, HostnameVerificationPolicy.CLIENT, NoopHostnameVerifier.INSTANCE)
 					: null, SpringBootHttpClientFeatures.addressFilter(this.baseline)));
 			ObservationRegistry observations = ObservationRegistry.create();

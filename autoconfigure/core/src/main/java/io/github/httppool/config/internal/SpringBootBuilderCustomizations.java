@@ -1,49 +1,37 @@
 package io.github.httppool.config.internal;
 
-import java.lang.reflect.Field;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.function.BiFunction;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
-import org.apache.hc.client5.http.DnsResolver;
 import org.apache.hc.client5.http.config.ConnectionConfig;
-import org.apache.hc.client5.http.config.RequestConfig;
-import org.apache.hc.client5.http.impl.classic.HttpClientBuilder;
-import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuilder;
 import org.apache.hc.client5.http.ssl.TlsSocketStrategy;
-import org.apache.hc.core5.http.io.SocketConfig;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.boot.http.client.ClientHttpRequestFactoryBuilder;
 import org.springframework.boot.http.client.HttpComponentsClientHttpRequestFactoryBuilder;
-import org.springframework.boot.http.client.HttpComponentsHttpClientBuilder;
 import org.springframework.boot.ssl.SslBundle;
 import org.springframework.boot.util.LambdaSafe;
-import org.springframework.http.client.HttpComponentsClientHttpRequestFactory;
-import org.springframework.util.ReflectionUtils;
+import org.springframework.http.client.ClientHttpRequestFactory;
 
 /**
- * What Spring Boot's {@code ClientHttpRequestFactoryBuilderCustomizer} beans set on the
- * HttpComponents request factory builder, read once at start-up and applied to every
- * pool: the HttpClient builder, connection manager builder, socket, connection and
- * default request config customizers, the TLS socket strategy factory, the DNS resolver
- * and the request factory customizers.
+ * Spring Boot's {@code ClientHttpRequestFactoryBuilderCustomizer} beans for the
+ * HttpComponents request factory builder, chosen once at start-up and applied, in Spring
+ * Boot's order, to the builder that makes each pool's client.
  * <p>
  * A customizer typed for another builder (JDK, Reactor, Jetty, ...) is left out, as
  * Spring Boot leaves it out when its type does not match the builder. A customizer that
- * replaces the builder with one of another kind, or whose settings cannot be read, cannot
- * apply to the pools: it is named in a warning, or fails start-up when
- * {@code http.pool.fail-on-unapplied-customizers} is set.
+ * replaces the builder with one of another kind cannot apply to the pools: it is named in
+ * a warning, or fails start-up when {@code http.pool.fail-on-unapplied-customizers} is set.
  */
 public final class SpringBootBuilderCustomizations {
 
@@ -52,39 +40,17 @@ public final class SpringBootBuilderCustomizations {
 	/**
 	 * No customization.
 	 */
-	public static final SpringBootBuilderCustomizations NONE = new SpringBootBuilderCustomizations(null, List.of());
+	public static final SpringBootBuilderCustomizations NONE = new SpringBootBuilderCustomizations(Map.of(), null);
 
-	private static final List<String> FIELDS = List.of("customizer", "connectionManagerCustomizer",
-			"socketConfigCustomizer", "connectionConfigCustomizer", "defaultRequestConfigCustomizer",
-			"tlsSocketStrategyFactory", "dnsResolver");
+	private final Map<String, UnaryOperator<HttpComponentsClientHttpRequestFactoryBuilder>> customizers;
 
-	/**
-	 * The fields only some Spring Boot versions have: Spring Boot 4.0's builder has no DNS
-	 * resolver and Spring Boot 3.5's no connection config customizer, so no customizer can
-	 * set them there.
-	 */
-	private static final Set<String> OPTIONAL_FIELDS = Set.of("dnsResolver", "connectionConfigCustomizer");
+	private final @Nullable Generation generation;
 
-	private final Map<String, Object> changed = new HashMap<>();
-
-	private final List<Consumer<HttpComponentsClientHttpRequestFactory>> requestFactoryCustomizers;
-
-	private SpringBootBuilderCustomizations(@Nullable HttpComponentsHttpClientBuilder customized,
-			List<Consumer<HttpComponentsClientHttpRequestFactory>> requestFactoryCustomizers) {
-		if (customized != null) {
-			HttpComponentsHttpClientBuilder defaults = httpClientBuilder(ClientHttpRequestFactoryBuilder.httpComponents());
-			for (String field : FIELDS) {
-				if (OPTIONAL_FIELDS.contains(field)
-						&& ReflectionUtils.findField(HttpComponentsHttpClientBuilder.class, field) == null) {
-					continue;
-				}
-				Object value = read(HttpComponentsHttpClientBuilder.class, field, customized);
-				if (value != read(HttpComponentsHttpClientBuilder.class, field, defaults)) {
-					this.changed.put(field, value);
-				}
-			}
-		}
-		this.requestFactoryCustomizers = List.copyOf(requestFactoryCustomizers);
+	private SpringBootBuilderCustomizations(
+			Map<String, UnaryOperator<HttpComponentsClientHttpRequestFactoryBuilder>> customizers,
+			@Nullable Generation generation) {
+		this.customizers = customizers;
+		this.generation = generation;
 	}
 
 	/**
@@ -110,64 +76,44 @@ public final class SpringBootBuilderCustomizations {
 	}
 
 	/**
-	 * Read what the given customizers set on a fresh HttpComponents builder.
+	 * Choose the customizers that apply to the pools.
 	 * @param <C> the customizer type of the running Spring Boot generation
 	 * @param customizers the customizer beans by bean name, in Spring Boot's order
 	 * @param customizerType the customizer type
 	 * @param customize applies a customizer to a builder and returns the customized one
+	 * @param generation the builder calls of the running Spring Boot generation
 	 * @param factoryProperty Spring Boot's property that chooses the request factory
 	 * @param failOnUnapplied whether a customizer that cannot apply fails start-up
 	 * @return the customizations
 	 * @throws UnsupportedRequestFactoryCustomizerException if a customizer cannot apply
 	 * and {@code failOnUnapplied} is set
 	 */
-	@SuppressWarnings({ "unchecked", "rawtypes" })
+	@SuppressWarnings("unchecked")
 	public static <C> SpringBootBuilderCustomizations read(Map<String, C> customizers, Class<C> customizerType,
 			BiFunction<C, HttpComponentsClientHttpRequestFactoryBuilder, @Nullable Object> customize,
-			String factoryProperty, boolean failOnUnapplied) {
-		if (customizers.isEmpty()) {
-			return NONE;
-		}
-		HttpComponentsClientHttpRequestFactoryBuilder builder = ClientHttpRequestFactoryBuilder.httpComponents();
-		List<String> applied = new ArrayList<>();
+			Generation generation, String factoryProperty, boolean failOnUnapplied) {
+		Map<String, UnaryOperator<HttpComponentsClientHttpRequestFactoryBuilder>> applied = new LinkedHashMap<>();
 		List<String> unapplied = new ArrayList<>();
-		for (Map.Entry<String, C> entry : customizers.entrySet()) {
-			HttpComponentsClientHttpRequestFactoryBuilder current = builder;
+		HttpComponentsClientHttpRequestFactoryBuilder probe = ClientHttpRequestFactoryBuilder.httpComponents();
+		customizers.forEach((name, bean) -> {
 			LambdaSafe.InvocationResult<@Nullable Object> result = LambdaSafe
-				.callback(customizerType, entry.getValue(), current)
-				.invokeAnd((customizer) -> customize.apply((C) customizer, current));
+				.callback(customizerType, bean, probe)
+				.invokeAnd((customizer) -> customize.apply((C) customizer, probe));
 			if (!result.hasResult()) {
-				logger.debug("ClientHttpRequestFactoryBuilderCustomizer '" + entry.getKey()
+				logger.debug("ClientHttpRequestFactoryBuilderCustomizer '" + name
 						+ "' is for another request factory builder; like Spring Boot, the pools leave it out");
-				continue;
 			}
-			Object customized = result.get();
-			if (customized instanceof HttpComponentsClientHttpRequestFactoryBuilder httpComponents) {
-				builder = httpComponents;
-				applied.add(entry.getKey());
+			else if (result.get() instanceof HttpComponentsClientHttpRequestFactoryBuilder) {
+				applied.put(name, (builder) -> (HttpComponentsClientHttpRequestFactoryBuilder) customize.apply(bean, builder));
 			}
 			else {
-				unapplied.add("'" + entry.getKey() + "' replaces the HttpComponents builder with a "
+				Object customized = result.get();
+				unapplied.add("'" + name + "' replaces the HttpComponents builder with a "
 						+ ((customized != null) ? customized.getClass().getSimpleName() : "null")
 						+ ", which the pools cannot use (to use another client, set " + factoryProperty
 						+ " or http.pool.enabled=false)");
 			}
-		}
-		SpringBootBuilderCustomizations customizations = NONE;
-		if (!applied.isEmpty()) {
-			try {
-				customizations = new SpringBootBuilderCustomizations(httpClientBuilder(builder),
-						(List) requestFactoryCustomizers(builder));
-				logger.info("Spring Boot ClientHttpRequestFactoryBuilderCustomizer beans " + applied
-						+ " apply to every HTTP pool");
-			}
-			catch (RuntimeException ex) {
-				applied.forEach((name) -> unapplied.add("'" + name + "' customizes Spring Boot's HttpComponents"
-						+ " builder, whose settings this Spring Boot version does not let the pools read (" + ex
-						+ "); move the customization to an HttpPoolHttpClientCustomizer or"
-						+ " HttpPoolConnectionManagerCustomizer bean"));
-			}
-		}
+		});
 		if (!unapplied.isEmpty()) {
 			if (failOnUnapplied) {
 				throw new UnsupportedRequestFactoryCustomizerException(unapplied);
@@ -176,144 +122,71 @@ public final class SpringBootBuilderCustomizations {
 					+ "; it does not apply to the HTTP pools (set http.pool.fail-on-unapplied-customizers=true to"
 					+ " fail start-up instead)"));
 		}
-		return customizations;
-	}
-
-	private static HttpComponentsHttpClientBuilder httpClientBuilder(HttpComponentsClientHttpRequestFactoryBuilder builder) {
-		return (HttpComponentsHttpClientBuilder) read(HttpComponentsClientHttpRequestFactoryBuilder.class,
-				"httpClientBuilder", builder);
-	}
-
-	private static List<?> requestFactoryCustomizers(HttpComponentsClientHttpRequestFactoryBuilder builder) {
-		Class<?> abstractBuilder = HttpComponentsClientHttpRequestFactoryBuilder.class.getSuperclass();
-		return (List<?>) read(abstractBuilder, "customizers", builder);
-	}
-
-	private static Object read(Class<?> type, String name, Object target) {
-		Field field = ReflectionUtils.findField(type, name);
-		if (field == null) {
-			throw new IllegalStateException("no field '" + name + "' in " + type.getName());
+		if (applied.isEmpty()) {
+			return NONE;
 		}
-		ReflectionUtils.makeAccessible(field);
-		Object value = ReflectionUtils.getField(field, target);
-		if (value == null) {
-			throw new IllegalStateException("field '" + name + "' of " + type.getName() + " is null");
+		logger.info("Spring Boot ClientHttpRequestFactoryBuilderCustomizer beans " + applied.keySet()
+				+ " apply to every HTTP pool");
+		return new SpringBootBuilderCustomizations(applied, generation);
+	}
+
+	/**
+	 * Apply the customizers, in order.
+	 * @param builder the builder
+	 * @return the customized builder
+	 */
+	HttpComponentsClientHttpRequestFactoryBuilder customize(HttpComponentsClientHttpRequestFactoryBuilder builder) {
+		for (UnaryOperator<HttpComponentsClientHttpRequestFactoryBuilder> customizer : this.customizers.values()) {
+			builder = customizer.apply(builder);
 		}
-		return value;
-	}
-
-	@SuppressWarnings("unchecked")
-	private <T> @Nullable T changed(String field) {
-		return (T) this.changed.get(field);
+		return builder;
 	}
 
 	/**
-	 * Apply the customizers of the HttpClient builder.
-	 * @param builder the pool's HttpClient builder
+	 * Return the names of the customizers.
+	 * @return the bean names
 	 */
-	public void customize(HttpClientBuilder builder) {
-		Consumer<HttpClientBuilder> customizer = changed("customizer");
-		if (customizer != null) {
-			customizer.accept(builder);
-		}
+	public List<String> names() {
+		return List.copyOf(this.customizers.keySet());
+	}
+
+	@Nullable Generation generation() {
+		return this.generation;
 	}
 
 	/**
-	 * Apply the customizers of the connection manager builder.
-	 * @param builder the pool's connection manager builder
+	 * The calls on Spring Boot's HttpComponents builder whose signatures differ between
+	 * Spring Boot generations.
 	 */
-	public void customize(PoolingHttpClientConnectionManagerBuilder builder) {
-		Consumer<PoolingHttpClientConnectionManagerBuilder> customizer = changed("connectionManagerCustomizer");
-		if (customizer != null) {
-			customizer.accept(builder);
-		}
-	}
+	public interface Generation {
 
-	/**
-	 * Return the socket settings with the socket config customizers applied.
-	 * @param socketConfig the pool's socket settings
-	 * @return the customized settings
-	 */
-	public SocketConfig socketConfig(SocketConfig socketConfig) {
-		return customized("socketConfigCustomizer", socketConfig, SocketConfig::copy, SocketConfig.Builder::build);
-	}
+		/**
+		 * Set the TLS socket strategy factory.
+		 * @param builder the builder
+		 * @param factory the factory
+		 * @return the new builder
+		 */
+		HttpComponentsClientHttpRequestFactoryBuilder withTlsSocketStrategyFactory(
+				HttpComponentsClientHttpRequestFactoryBuilder builder,
+				Function<@Nullable SslBundle, @Nullable TlsSocketStrategy> factory);
 
-	/**
-	 * Return the connection settings with the connection config customizers applied.
-	 * @param connectionConfig the pool's default connection settings
-	 * @return the customized settings
-	 */
-	public ConnectionConfig connectionConfig(ConnectionConfig connectionConfig) {
-		return customized("connectionConfigCustomizer", connectionConfig, ConnectionConfig::copy, ConnectionConfig.Builder::build);
-	}
+		/**
+		 * Add a connection config customizer, where the generation has them.
+		 * @param builder the builder
+		 * @param customizer the customizer
+		 * @return the new builder
+		 */
+		HttpComponentsClientHttpRequestFactoryBuilder withConnectionConfigCustomizer(
+				HttpComponentsClientHttpRequestFactoryBuilder builder, Consumer<ConnectionConfig.Builder> customizer);
 
-	/**
-	 * Return the default request settings with the request config customizers applied.
-	 * @param requestConfig the pool's default request settings
-	 * @return the customized settings
-	 */
-	public RequestConfig requestConfig(RequestConfig requestConfig) {
-		return customized("defaultRequestConfigCustomizer", requestConfig, RequestConfig::copy, RequestConfig.Builder::build);
-	}
+		/**
+		 * Build a request factory with an SSL bundle.
+		 * @param builder the builder
+		 * @param sslBundle the bundle
+		 * @return the request factory
+		 */
+		ClientHttpRequestFactory build(HttpComponentsClientHttpRequestFactoryBuilder builder, SslBundle sslBundle);
 
-	private <T, B> T customized(String field, T settings, Function<T, B> copy, Function<B, T> build) {
-		Consumer<B> customizer = changed(field);
-		if (customizer == null) {
-			return settings;
-		}
-		B builder = copy.apply(settings);
-		customizer.accept(builder);
-		return build.apply(builder);
-	}
-
-	/**
-	 * Return the TLS strategy the customized TLS socket strategy factory gives for a
-	 * bundle.
-	 * @param sslBundle the SSL bundle, or {@code null}
-	 * @return the strategy, or {@code null} when no customizer set a factory
-	 */
-	@SuppressWarnings("unchecked")
-	public @Nullable TlsSocketStrategy tlsSocketStrategy(@Nullable SslBundle sslBundle) {
-		Object factory = changed("tlsSocketStrategyFactory");
-		if (factory instanceof Function<?, ?> function) {
-			// Spring Boot 3.5 keeps the factory as a function
-			return ((Function<@Nullable SslBundle, TlsSocketStrategy>) function).apply(sslBundle);
-		}
-		return (factory != null)
-				? ((HttpComponentsHttpClientBuilder.TlsSocketStrategyFactory) factory).getTlsSocketStrategy(sslBundle)
-				: null;
-	}
-
-	/**
-	 * Return whether a customizer set a TLS socket strategy factory.
-	 * @return whether the factory was customized
-	 */
-	public boolean hasTlsSocketStrategyFactory() {
-		return changed("tlsSocketStrategyFactory") != null;
-	}
-
-	/**
-	 * Return the DNS resolver a customizer set.
-	 * @return the resolver, or {@code null} when none was set
-	 */
-	public @Nullable DnsResolver dnsResolver() {
-		return changed("dnsResolver");
-	}
-
-	/**
-	 * Apply the request factory customizers.
-	 * @param requestFactory a request factory on a pool
-	 */
-	void customize(HttpComponentsClientHttpRequestFactory requestFactory) {
-		this.requestFactoryCustomizers.forEach((customizer) -> customizer.accept(requestFactory));
-	}
-
-	/**
-	 * Return whether there are request factory customizers.
-	 * @return whether request factories are customized
-	 */
-	public boolean customizesRequestFactories() {
-		return !this.requestFactoryCustomizers.isEmpty();
 	}
 
 }

@@ -1,0 +1,262 @@
+package io.github.httppool.config.internal;
+
+import io.github.httppool.pool.HttpPool;
+import io.github.httppool.pool.internal.AddressBalancer;
+import io.github.httppool.pool.internal.CallDeadlineHandler;
+import io.github.httppool.pool.internal.ConnectionFailureRetryStrategy;
+import io.github.httppool.pool.internal.ConnectionRetirement;
+import io.github.httppool.pool.internal.NoCookieStore;
+import io.github.httppool.pool.internal.PendingLeaseLimiter;
+import io.github.httppool.pool.internal.PoolMonitor;
+import io.github.httppool.pool.internal.RouteConnectionConfigResolver;
+import io.github.httppool.pool.internal.ServerKeepAlives;
+import org.apache.hc.client5.http.DnsResolver;
+import org.apache.hc.client5.http.auth.CredentialsProvider;
+import org.apache.hc.client5.http.config.ConnectionConfig;
+import org.apache.hc.client5.http.config.RequestConfig;
+import org.apache.hc.client5.http.impl.ChainElement;
+import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
+import org.apache.hc.client5.http.impl.classic.HttpClientBuilder;
+import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
+import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuilder;
+import org.apache.hc.client5.http.routing.HttpRoutePlanner;
+import org.apache.hc.client5.http.ssl.TlsSocketStrategy;
+import org.apache.hc.core5.http.io.SocketConfig;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.boot.http.client.ClientHttpRequestFactoryBuilder;
+import org.springframework.boot.http.client.HttpComponentsClientHttpRequestFactoryBuilder;
+import org.springframework.boot.ssl.SslBundle;
+import org.springframework.http.client.ClientHttpRequestFactory;
+import org.springframework.http.client.HttpComponentsClientHttpRequestFactory;
+
+/**
+ * Builds one pool's connection manager and HTTP client with Spring Boot's HttpComponents
+ * builder. The starter's settings are customizers added before the application's
+ * {@code ClientHttpRequestFactoryBuilderCustomizer} beans, which apply on top of them as
+ * Spring Boot applies them; the starter's own customizer beans come last. The pool's
+ * connection manager is built from the connection manager builder all of them
+ * configured; the one Spring Boot builds from it stays unused.
+ * <p>
+ * Connection state tracking is off: each route of a pool has one TLS identity (the
+ * route's SSL bundle, else the pool's), and the pool keeps connections by route, so a
+ * connection made with a client certificate serves only requests to its own upstream and
+ * can serve every one of them (HttpClient would otherwise never reuse mutual-TLS
+ * connections). The client keeps no cookies: it serves every caller, and request
+ * factories that opt in to cookies bring stores of their own.
+ */
+final class PoolClientBuild {
+
+	private final String name;
+
+	private final ResolvedClient client;
+
+	private final HttpPoolPropertiesMapper mapper;
+
+	private final PoolMonitor monitor;
+
+	private final ServerKeepAlives serverKeepAlives = new ServerKeepAlives();
+
+	private final ConnectionRetirement retirement = new ConnectionRetirement();
+
+	private final @Nullable TlsSocketStrategy tls;
+
+	private final DnsResolver dnsResolver;
+
+	private ConnectionConfig connectionConfig;
+
+	private boolean bootTls;
+
+	private boolean starterTls;
+
+	private @Nullable PoolingHttpClientConnectionManager connectionManager;
+
+	/**
+	 * Create a new instance.
+	 * @param name the pool name
+	 * @param client the client whose settings the pool has
+	 * @param tls the TLS strategy, or {@code null} for the JVM's defaults
+	 * @param dnsResolver the DNS resolver
+	 * @param applicationManager the application's connection manager, or {@code null}
+	 */
+	PoolClientBuild(String name, ResolvedClient client, @Nullable TlsSocketStrategy tls, DnsResolver dnsResolver,
+			@Nullable PoolingHttpClientConnectionManager applicationManager) {
+		this.name = name;
+		this.client = client;
+		this.mapper = new HttpPoolPropertiesMapper(client);
+		this.monitor = new PoolMonitor(name, this.mapper.monitorOptions());
+		this.tls = tls;
+		this.dnsResolver = dnsResolver;
+		this.connectionConfig = this.mapper.connectionConfig();
+		this.connectionManager = applicationManager;
+	}
+
+	/**
+	 * Build the pool.
+	 * @param customizers the application's customizers
+	 * @param sslBundle the bundle given to Spring Boot's TLS socket strategy factory
+	 * @param applicationClient the application's HTTP client, or {@code null}
+	 * @return the pool
+	 */
+	HttpPool pool(HttpPoolBuilderCustomizers customizers, @Nullable SslBundle sslBundle,
+			@Nullable CloseableHttpClient applicationClient) {
+		boolean applicationManager = this.connectionManager != null;
+		if (applicationManager && applicationClient != null) {
+			return new HttpPool(this.name, this.connectionManager, applicationClient, this.mapper.eviction(), null,
+					null, this.serverKeepAlives);
+		}
+		CloseableHttpClient httpClient = httpClient(customizers, sslBundle, applicationManager);
+		return new HttpPool(this.name, connectionManager(),
+				(applicationClient != null) ? applicationClient : httpClient, this.mapper.eviction(),
+				applicationManager ? null : this.retirement, this.monitor, this.serverKeepAlives);
+	}
+
+	private CloseableHttpClient httpClient(HttpPoolBuilderCustomizers customizers, @Nullable SslBundle sslBundle,
+			boolean applicationManager) {
+		SpringBootBuilderCustomizations springBoot = customizers.springBoot();
+		SpringBootBuilderCustomizations.Generation generation = springBoot.generation();
+		HttpComponentsClientHttpRequestFactoryBuilder builder = ClientHttpRequestFactoryBuilder.httpComponents()
+			.withSocketConfigCustomizer(this::socketConfig)
+			.withDefaultRequestConfigCustomizer(this::requestConfig)
+			.withConnectionManagerCustomizer((manager) -> {
+				if (!applicationManager) {
+					configure(manager);
+				}
+			})
+			.withHttpClientCustomizer(this::configure);
+		if (generation != null) {
+			builder = generation.withConnectionConfigCustomizer(builder, this::connectionConfig);
+			builder = generation.withTlsSocketStrategyFactory(builder, (bundle) -> {
+				this.starterTls = true;
+				return this.tls;
+			});
+			this.bootTls = true;
+		}
+		builder = springBoot.customize(builder);
+		if (generation != null) {
+			builder = generation.withConnectionConfigCustomizer(builder,
+					(config) -> this.connectionConfig = config.build());
+		}
+		builder = builder
+			.withConnectionManagerCustomizer((manager) -> {
+				if (!applicationManager) {
+					customizers.customize(this.client.name(), manager);
+					this.connectionManager = build(manager);
+				}
+			})
+			.withHttpClientCustomizer((httpClient) -> customizers.customize(this.client.name(), httpClient));
+		ClientHttpRequestFactory factory = (generation != null && sslBundle != null)
+				? generation.build(builder, sslBundle) : builder.build();
+		return (CloseableHttpClient) ((HttpComponentsClientHttpRequestFactory) factory).getHttpClient();
+	}
+
+	private PoolingHttpClientConnectionManager connectionManager() {
+		if (this.connectionManager == null) {
+			throw new IllegalStateException("Spring Boot's builder did not build the connection manager");
+		}
+		return this.connectionManager;
+	}
+
+	/**
+	 * Return whether the TLS socket strategy factory of a Spring Boot customizer, not the
+	 * starter, made the pool's TLS socket strategy.
+	 * @return whether the application's factory makes the TLS connections
+	 */
+	boolean applicationTls() {
+		return this.bootTls && !this.starterTls;
+	}
+
+	private void socketConfig(SocketConfig.Builder builder) {
+		SocketConfig config = this.mapper.socketConfig();
+		builder.setSoTimeout(config.getSoTimeout()).setTcpNoDelay(config.isTcpNoDelay());
+	}
+
+	private void connectionConfig(ConnectionConfig.Builder builder) {
+		builder.setConnectTimeout(this.connectionConfig.getConnectTimeout())
+			.setSocketTimeout(this.connectionConfig.getSocketTimeout())
+			.setValidateAfterInactivity(this.connectionConfig.getValidateAfterInactivity())
+			.setTimeToLive(this.connectionConfig.getTimeToLive());
+	}
+
+	private void requestConfig(RequestConfig.Builder builder) {
+		RequestConfig config = this.mapper.requestConfig();
+		builder.setConnectionRequestTimeout(config.getConnectionRequestTimeout())
+			.setRedirectsEnabled(config.isRedirectsEnabled());
+		if (config.getCookieSpec() != null) {
+			builder.setCookieSpec(config.getCookieSpec());
+		}
+	}
+
+	private void configure(PoolingHttpClientConnectionManagerBuilder builder) {
+		RouteConnectionConfigResolver connectionConfigs = new RouteConnectionConfigResolver(this.connectionConfig,
+				this.mapper.routeConnectionConfigs(this.connectionConfig), this.retirement);
+		AddressBalancer addresses = this.mapper.addressBalancer(this.dnsResolver);
+		this.monitor.addresses(addresses);
+		this.monitor.timeToLive((route) -> connectionConfigs.resolve(route).getTimeToLive());
+		builder.setMaxConnTotal(this.client.maxTotal())
+			.setMaxConnPerRoute(this.client.maxPerRoute())
+			.setPoolConcurrencyPolicy(this.mapper.concurrencyPolicy())
+			.setConnPoolPolicy(this.mapper.reusePolicy())
+			.setConnectionConfigResolver(connectionConfigs)
+			.setDefaultTlsConfig(this.mapper.tlsConfig())
+			.setDnsResolver(addresses.resolver())
+			.setConnectionFactory(this.monitor.connectionFactory());
+		if (this.tls != null && !this.bootTls) {
+			builder.setTlsSocketStrategy(this.tls);
+		}
+	}
+
+	private PoolingHttpClientConnectionManager build(PoolingHttpClientConnectionManagerBuilder builder) {
+		PoolingHttpClientConnectionManager manager = builder.build();
+		this.monitor.bind(manager);
+		ResolvedClient client = this.client;
+		if (client.limitsPendingLeases()) {
+			this.monitor.limitPendingLeases(new PendingLeaseLimiter(this.monitor.name(), manager,
+					(route) -> client.maxPendingLeases(route.getTargetHost()),
+					(route) -> client.maxPendingLeasesProperty(route.getTargetHost()),
+					(route) -> client.maxConnectionsProperty(route.getTargetHost())));
+		}
+		client.routes().keySet().forEach((key) -> key.directRoutes().forEach((direct) -> {
+			int max = client.maxConnections(direct.getTargetHost());
+			if (max != client.maxPerRoute()) {
+				manager.setMaxPerRoute(direct, max);
+			}
+		}));
+		return manager;
+	}
+
+	/**
+	 * Lease through the monitor from the pool's connection manager without owning it:
+	 * leases are timed and tracked, and a pool timeout becomes an exception that says what
+	 * to change.
+	 */
+	private void configure(HttpClientBuilder builder) {
+		builder.setConnectionManager(this.monitor.connectionManager(connectionManager()))
+			.setConnectionManagerShared(true)
+			.setKeepAliveStrategy(this.mapper.keepAliveStrategy(this.serverKeepAlives))
+			.setDefaultCookieStore(NoCookieStore.INSTANCE)
+			.disableConnectionState()
+			.addExecInterceptorBefore(ChainElement.CONNECT.name(), "http-pool-exhaustion",
+					this.monitor.exhaustionHandler());
+		HttpRoutePlanner routePlanner = this.mapper.routePlanner();
+		if (routePlanner != null) {
+			builder.setRoutePlanner(routePlanner);
+		}
+		CredentialsProvider proxyCredentials = this.mapper.proxyCredentials();
+		if (proxyCredentials != null) {
+			builder.setDefaultCredentialsProvider(proxyCredentials);
+		}
+		ConnectionFailureRetryStrategy retryStrategy = this.mapper.retryStrategy();
+		if (retryStrategy != null) {
+			builder.setRetryStrategy(retryStrategy);
+		}
+		else {
+			builder.disableAutomaticRetries();
+		}
+		CallDeadlineHandler callDeadlines = this.mapper.callDeadlines();
+		if (callDeadlines != null) {
+			builder.addExecInterceptorFirst("http-pool-call-deadline", callDeadlines);
+		}
+	}
+
+}
