@@ -10,7 +10,9 @@ import io.github.httppool.pool.HttpPools;
 import io.github.httppool.testsupport.FailureReports;
 import io.github.httppool.testsupport.HttpPoolContexts;
 import io.github.httppool.testsupport.LoopbackHttpServer;
+import io.github.httppool.testsupport.TestTls;
 import org.apache.hc.client5.http.config.ConnectionConfig;
+import org.apache.hc.client5.http.ssl.DefaultClientTlsStrategy;
 import org.apache.hc.core5.util.Timeout;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -111,6 +113,20 @@ class SpringBootRequestFactoryCustomizerTests {
 	}
 
 	@Test
+	void aTlsSocketStrategyFactoryOfACustomizerIsNamedInAWarningWhenRouteBundlesCannotUseIt(CapturedOutput output) {
+		this.contextRunner.withUserConfiguration(TlsCustomizer.class)
+			.withPropertyValues(TestTls.clientBundleProperties("partner-a", true))
+			.withPropertyValues("http.pool.routes[partner-a.example].ssl.bundle=partner-a")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				assertThat(output.getOut()).contains("WARN")
+					.contains("ClientHttpRequestFactoryBuilderCustomizer beans [tls] set a TLS socket strategy factory,"
+							+ " which makes every TLS connection of HTTP pool 'default' with its SSL bundle: the SSL"
+							+ " bundles of http.pool.routes[...].ssl.bundle");
+			});
+	}
+
+	@Test
 	void strictModeFailsStartUpNamingTheCustomizerThatCannotApply() {
 		this.contextRunner.withUserConfiguration(ReplacingCustomizer.class)
 			.withPropertyValues("http.pool.fail-on-unapplied-customizers=true")
@@ -189,6 +205,16 @@ class SpringBootRequestFactoryCustomizerTests {
 					builder.setMaxConnTotal(9);
 				}
 			};
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class TlsCustomizer {
+
+		@Bean
+		ClientHttpRequestFactoryBuilderCustomizer<HttpComponentsClientHttpRequestFactoryBuilder> tls() {
+			return (builder) -> builder.withTlsSocketStrategyFactory((bundle) -> DefaultClientTlsStrategy.createDefault());
 		}
 
 	}
