@@ -1,12 +1,11 @@
 package io.github.httppool.config.internal;
 
-import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.function.ToIntFunction;
+import java.util.stream.IntStream;
 
 import io.github.httppool.config.HttpPoolProperties;
 import io.github.httppool.config.InvalidHttpPoolPropertyException;
@@ -30,30 +29,20 @@ import org.springframework.core.env.Environment;
 import org.springframework.core.env.SystemEnvironmentPropertySource;
 
 /**
- * Finds keys under {@code http.pool}, in every property source, that Spring Boot's binder
- * leaves unbound when it binds {@link HttpPoolProperties}: each is logged as a WARN naming
- * the nearest known key, or fails start-up with
- * {@code http.pool.fail-on-unknown-properties=true}. A named client that has only unknown
- * keys always fails start-up, naming the key. As a bind handler, it records the type of
- * every name the binder tries.
+ * Finds keys under {@code http.pool} that Spring Boot's binder leaves unbound when it binds
+ * {@link HttpPoolProperties}, and logs each as a WARN naming the nearest known key, or fails
+ * start-up with {@code http.pool.fail-on-unknown-properties=true} or for a named client
+ * that has only unknown keys. As a bind handler, it records every name the binder tries.
  */
 final class UnknownHttpPoolProperties extends AbstractBindHandler {
 
 	private static final Log logger = LogFactory.getLog(UnknownHttpPoolProperties.class);
 
-	private static final ConfigurationPropertyName ROOT = ConfigurationPropertyName.of("http.pool");
-
-	private static final String FAIL_PROPERTY = "http.pool.fail-on-unknown-properties";
-
-	private static final String NOT_KNOWN = " is not a known property";
-
 	private final Map<ConfigurationPropertyName, Class<?>> tried = new HashMap<>();
 
 	/**
-	 * Log a warning for every unknown key of the environment, or fail.
-	 * @throws InvalidHttpPoolPropertyException if a key is unknown and
-	 * {@code http.pool.fail-on-unknown-properties} is set, or if a named client has only
-	 * unknown keys
+	 * Log a warning for every unknown key of the environment, or throw an
+	 * {@link InvalidHttpPoolPropertyException} naming them.
 	 */
 	static void check(HttpPoolProperties properties, Environment environment) {
 		UnknownHttpPoolProperties binding = new UnknownHttpPoolProperties();
@@ -71,13 +60,14 @@ final class UnknownHttpPoolProperties extends AbstractBindHandler {
 			List<String> others = unknowns.stream().skip(1).map((unknown) -> unknown.getName().toString()).toList();
 			throw binding.failure(unknowns.get(0),
 					others.isEmpty() ? "" : "; other unknown keys: " + String.join(", ", others),
-					" or remove it, or set " + FAIL_PROPERTY + "=false to only log unknown keys.");
+					" or remove it, or set http.pool.fail-on-unknown-properties=false to only log unknown keys.");
 		}
 		for (ConfigurationProperty unknown : unknowns) {
 			String nearest = binding.nearest(unknown.getName());
-			logger.warn(unknown.getName() + NOT_KNOWN + " and is ignored"
+			logger.warn(unknown.getName() + " is not a known property and is ignored"
 					+ ((nearest != null) ? "; did you mean " + nearest + "?" : ".")
-					+ " Correct the key or remove it; set " + FAIL_PROPERTY + "=true to fail start-up instead."
+					+ " Correct the key or remove it; set http.pool.fail-on-unknown-properties=true to fail start-up"
+					+ " instead."
 					+ ((unknown.getOrigin() != null) ? " Origin: " + unknown.getOrigin() + "." : ""));
 		}
 	}
@@ -86,7 +76,7 @@ final class UnknownHttpPoolProperties extends AbstractBindHandler {
 		String key = unknown.getName().toString();
 		String nearest = nearest(unknown.getName());
 		return new InvalidHttpPoolPropertyException(List.of(new InvalidHttpPoolPropertyException.Invalid(key,
-				"(not shown)", unknown.getOrigin(), key + NOT_KNOWN + reason)),
+				"(not shown)", unknown.getOrigin(), key + " is not a known property" + reason)),
 				"Correct the key" + ((nearest != null) ? " (did you mean " + nearest + "?)" : "") + fix);
 	}
 
@@ -97,7 +87,7 @@ final class UnknownHttpPoolProperties extends AbstractBindHandler {
 	 */
 	private List<ConfigurationProperty> unbound(Binder binder) {
 		try {
-			binder.bind(ROOT, Bindable.of(HttpPoolProperties.class),
+			binder.bind("http.pool", Bindable.of(HttpPoolProperties.class),
 					new NoUnboundElementsBindHandler(new IgnoreErrorsBindHandler(this)));
 			return List.of();
 		}
@@ -123,7 +113,7 @@ final class UnknownHttpPoolProperties extends AbstractBindHandler {
 	 */
 	private @Nullable String nearest(ConfigurationPropertyName name) {
 		int count = name.getNumberOfElements();
-		for (int map = ROOT.getNumberOfElements() + 1; map < count - 1; map++) {
+		for (int map = 3; map < count - 1; map++) {
 			boolean isMap = Map.class.isAssignableFrom(this.tried.getOrDefault(name.chop(map), Object.class));
 			StringBuilder key = new StringBuilder(name.getElement(map, Form.ORIGINAL));
 			for (int end = map + 1; isMap && end < count - 1 && !name.chop(end).isLastElementIndexed()
@@ -137,7 +127,7 @@ final class UnknownHttpPoolProperties extends AbstractBindHandler {
 			}
 		}
 		int from = this.tried.keySet().stream().filter((tried) -> tried.isAncestorOf(name))
-			.mapToInt(ConfigurationPropertyName::getNumberOfElements).max().orElse(ROOT.getNumberOfElements());
+			.mapToInt(ConfigurationPropertyName::getNumberOfElements).max().orElse(2);
 		String written = flat(name.subName(from));
 		ToIntFunction<ConfigurationPropertyName> distance = (tried) -> distance(written, flat(tried.subName(from)));
 		return this.tried.keySet().stream()
@@ -148,15 +138,13 @@ final class UnknownHttpPoolProperties extends AbstractBindHandler {
 	}
 
 	private static String flat(ConfigurationPropertyName name) {
-		return name.toString().toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]", "");
+		return name.toString().replaceAll("[\\W_]", "");
 	}
 
 	private static int distance(String a, String b) {
-		int[] row = new int[b.length() + 1];
-		Arrays.setAll(row, (j) -> j);
+		int[] row = IntStream.rangeClosed(0, b.length()).toArray();
 		for (int i = 1; i <= a.length(); i++) {
-			int diagonal = row[0]++;
-			for (int j = 1; j <= b.length(); j++) {
+			for (int j = 1, diagonal = row[0]++; j <= b.length(); j++) {
 				int replace = diagonal + ((a.charAt(i - 1) == b.charAt(j - 1)) ? 0 : 1);
 				diagonal = row[j];
 				row[j] = Math.min(Math.min(row[j - 1], row[j]) + 1, replace);
