@@ -65,9 +65,8 @@ final class UnknownHttpPoolProperties extends AbstractBindHandler {
 		for (ConfigurationProperty unknown : unknowns) {
 			String nearest = binding.nearest(unknown.getName());
 			logger.warn(unknown.getName() + " is not a known property and is ignored"
-					+ ((nearest != null) ? "; did you mean " + nearest + "?" : ".")
-					+ " Correct the key or remove it; set http.pool.fail-on-unknown-properties=true to fail start-up"
-					+ " instead."
+					+ ((nearest != null) ? "; did you mean " + nearest + "?" : ".") + " Correct the key or remove it;"
+					+ " set http.pool.fail-on-unknown-properties=true to fail start-up instead."
 					+ ((unknown.getOrigin() != null) ? " Origin: " + unknown.getOrigin() + "." : ""));
 		}
 	}
@@ -82,8 +81,8 @@ final class UnknownHttpPoolProperties extends AbstractBindHandler {
 
 	/**
 	 * Bind {@code http.pool}, ignoring values that do not convert, and return the keys no
-	 * property took, sorted by name. An environment variable such as
-	 * {@code HTTP_POOL_MAX_TOTAL} is taken if, without separators, it names a tried key.
+	 * property took, sorted by name. An environment variable ({@code HTTP_POOL_MAX_TOTAL})
+	 * is taken if, without separators, it names a key the binder tried.
 	 */
 	private List<ConfigurationProperty> unbound(Binder binder) {
 		try {
@@ -116,8 +115,7 @@ final class UnknownHttpPoolProperties extends AbstractBindHandler {
 		for (int map = 3; map < count - 1; map++) {
 			boolean isMap = Map.class.isAssignableFrom(this.tried.getOrDefault(name.chop(map), Object.class));
 			StringBuilder key = new StringBuilder(name.getElement(map, Form.ORIGINAL));
-			for (int end = map + 1; isMap && end < count - 1 && !name.chop(end).isLastElementIndexed()
-					&& !name.chop(end + 1).isLastElementIndexed(); end++) {
+			for (int end = map + 1; isMap && end < count - 1; end++) {
 				key.append('.').append(name.getElement(end, Form.ORIGINAL));
 				String bracketed = name.chop(map).append("[" + key + "]").append(name.subName(end + 1)).toString();
 				Binder alone = new Binder(new MapConfigurationPropertySource(Map.of(bracketed, "1")));
