@@ -1,9 +1,11 @@
 package io.github.httppool.config.internal;
 
 import java.util.Comparator;
-import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 import java.util.function.ToIntFunction;
 import java.util.stream.IntStream;
 
@@ -32,17 +34,19 @@ import org.springframework.core.env.SystemEnvironmentPropertySource;
  * Finds keys under {@code http.pool} that Spring Boot's binder leaves unbound when it binds
  * {@link HttpPoolProperties}, and logs each as a WARN naming the nearest known key, or fails
  * start-up with {@code http.pool.fail-on-unknown-properties=true} or for a named client
- * that has only unknown keys. As a bind handler, it records every name the binder tries.
+ * that has only unknown keys. As a bind handler, it records every name the binder tries:
+ * an environment variable ({@code HTTP_POOL_MAX_TOTAL}) naming one without separators is
+ * known; the nearest known key is the key with a dotted map key put in brackets, if the
+ * binder takes that, else the closest name tried below the key's deepest tried parent.
  */
 final class UnknownHttpPoolProperties extends AbstractBindHandler {
 
 	private static final Log logger = LogFactory.getLog(UnknownHttpPoolProperties.class);
 
-	private final Map<ConfigurationPropertyName, Class<?>> tried = new HashMap<>();
+	private final Set<ConfigurationPropertyName> tried = new HashSet<>();
 
 	/**
-	 * Log a warning for every unknown key of the environment, or throw an
-	 * {@link InvalidHttpPoolPropertyException} naming them.
+	 * Log a warning for every unknown key, or throw an {@link InvalidHttpPoolPropertyException}.
 	 */
 	static void check(HttpPoolProperties properties, Environment environment) {
 		UnknownHttpPoolProperties binding = new UnknownHttpPoolProperties();
@@ -63,27 +67,20 @@ final class UnknownHttpPoolProperties extends AbstractBindHandler {
 					" or remove it, or set http.pool.fail-on-unknown-properties=false to only log unknown keys.");
 		}
 		for (ConfigurationProperty unknown : unknowns) {
-			String nearest = binding.nearest(unknown.getName());
 			logger.warn(unknown.getName() + " is not a known property and is ignored"
-					+ ((nearest != null) ? "; did you mean " + nearest + "?" : ".") + " Correct the key or remove it;"
-					+ " set http.pool.fail-on-unknown-properties=true to fail start-up instead."
-					+ ((unknown.getOrigin() != null) ? " Origin: " + unknown.getOrigin() + "." : ""));
+					+ binding.nearest(unknown.getName()).map((key) -> "; did you mean " + key + "?").orElse(".")
+					+ " Correct the key or remove it; set http.pool.fail-on-unknown-properties=true to fail start-up"
+					+ " instead." + ((unknown.getOrigin() != null) ? " Origin: " + unknown.getOrigin() + "." : ""));
 		}
 	}
 
 	private InvalidHttpPoolPropertyException failure(ConfigurationProperty unknown, String reason, String fix) {
-		String key = unknown.getName().toString();
-		String nearest = nearest(unknown.getName());
-		return new InvalidHttpPoolPropertyException(List.of(new InvalidHttpPoolPropertyException.Invalid(key,
-				"(not shown)", unknown.getOrigin(), key + " is not a known property" + reason)),
-				"Correct the key" + ((nearest != null) ? " (did you mean " + nearest + "?)" : "") + fix);
+		ConfigurationPropertyName name = unknown.getName();
+		return new InvalidHttpPoolPropertyException(List.of(new InvalidHttpPoolPropertyException.Invalid(
+				name.toString(), "(not shown)", unknown.getOrigin(), name + " is not a known property" + reason)),
+				"Correct the key" + nearest(name).map((key) -> " (did you mean " + key + "?)").orElse("") + fix);
 	}
 
-	/**
-	 * Bind {@code http.pool}, ignoring values that do not convert, and return the keys no
-	 * property took, sorted by name. An environment variable ({@code HTTP_POOL_MAX_TOTAL})
-	 * is taken if, without separators, it names a key the binder tried.
-	 */
 	private List<ConfigurationProperty> unbound(Binder binder) {
 		try {
 			binder.bind("http.pool", Bindable.of(HttpPoolProperties.class),
@@ -99,40 +96,32 @@ final class UnknownHttpPoolProperties extends AbstractBindHandler {
 	}
 
 	private boolean isTaken(ConfigurationProperty property) {
-		String flat = flat(property.getName());
-		return this.tried.containsKey(property.getName()) || (property.getSource() != null
+		return this.tried.stream().anyMatch((name) -> name.equals(property.getName()) || (property.getSource() != null
 				&& property.getSource().getUnderlyingSource() instanceof SystemEnvironmentPropertySource
-				&& this.tried.keySet().stream().anyMatch((name) -> flat(name).equals(flat)));
+				&& flat(name).equals(flat(property.getName()))));
 	}
 
-	/**
-	 * Return the known key nearest to an unknown one, or {@code null}: the key with a map
-	 * key written with dots put in brackets, if the binder takes that, else the closest of
-	 * the names the binder tried below the deepest tried parent of the key.
-	 */
-	private @Nullable String nearest(ConfigurationPropertyName name) {
-		int count = name.getNumberOfElements();
-		for (int map = 3; map < count - 1; map++) {
-			boolean isMap = Map.class.isAssignableFrom(this.tried.getOrDefault(name.chop(map), Object.class));
+	private Optional<String> nearest(ConfigurationPropertyName name) {
+		for (int map = 3; map < name.getNumberOfElements() - 1; map++) {
 			StringBuilder key = new StringBuilder(name.getElement(map, Form.ORIGINAL));
-			for (int end = map + 1; isMap && end < count - 1; end++) {
+			for (int end = map + 1; end < name.getNumberOfElements() - 1; end++) {
 				key.append('.').append(name.getElement(end, Form.ORIGINAL));
 				String bracketed = name.chop(map).append("[" + key + "]").append(name.subName(end + 1)).toString();
 				Binder alone = new Binder(new MapConfigurationPropertySource(Map.of(bracketed, "1")));
 				if (new UnknownHttpPoolProperties().unbound(alone).isEmpty()) {
-					return bracketed;
+					return Optional.of(bracketed);
 				}
 			}
 		}
-		int from = this.tried.keySet().stream().filter((tried) -> tried.isAncestorOf(name))
+		int from = this.tried.stream().filter((tried) -> tried.isAncestorOf(name))
 			.mapToInt(ConfigurationPropertyName::getNumberOfElements).max().orElse(2);
 		String written = flat(name.subName(from));
 		ToIntFunction<ConfigurationPropertyName> distance = (tried) -> distance(written, flat(tried.subName(from)));
-		return this.tried.keySet().stream()
+		return this.tried.stream()
 			.filter((tried) -> tried.getNumberOfElements() > from && tried.chop(from).isAncestorOf(name))
 			.filter((tried) -> distance.applyAsInt(tried) <= Math.max(2, written.length() / 2))
 			.min(Comparator.comparingInt(distance).thenComparing(ConfigurationPropertyName::toString))
-			.map(ConfigurationPropertyName::toString).orElse(null);
+			.map(ConfigurationPropertyName::toString);
 	}
 
 	private static String flat(ConfigurationPropertyName name) {
@@ -153,7 +142,7 @@ final class UnknownHttpPoolProperties extends AbstractBindHandler {
 
 	@Override
 	public <T> @Nullable Bindable<T> onStart(ConfigurationPropertyName name, Bindable<T> target, BindContext context) {
-		this.tried.put(name, target.getType().resolve(Object.class));
+		this.tried.add(name);
 		return target;
 	}
 
