@@ -2,6 +2,7 @@ package io.github.httppool.autoconfigure;
 
 import java.net.SocketTimeoutException;
 import java.time.Duration;
+import java.util.Map;
 
 import io.github.httppool.actuate.HttpPoolEndpoint;
 import io.github.httppool.autoconfigure.actuate.HttpPoolEndpointAutoConfiguration;
@@ -14,6 +15,7 @@ import io.github.httppool.autoconfigure.warmup.HttpPoolWarmupAutoConfiguration;
 import io.github.httppool.config.internal.HttpPoolClients;
 import io.github.httppool.pool.HttpPool;
 import io.github.httppool.pool.HttpPools;
+import io.github.httppool.testsupport.FailureReports;
 import io.github.httppool.testsupport.LoopbackHttpServer;
 import io.github.httppool.testsupport.TestTls;
 import io.github.httppool.warmup.HttpPoolWarmer;
@@ -52,6 +54,7 @@ import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.boot.web.client.RestTemplateBuilder;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.SystemEnvironmentPropertySource;
 import org.springframework.util.ClassUtils;
 import org.springframework.web.client.ResourceAccessException;
 import org.springframework.web.client.RestClient;
@@ -317,6 +320,30 @@ class HttpPoolAutoConfigurationTests {
 					"http.pool.clients.partner.service-groups=partner")
 			.run((context) -> assertThat(context).hasNotFailed().hasSingleBean(HttpPools.class));
 		assertThat(output).contains("http.pool.clients.partner.service-groups has no effect on this Spring Boot");
+	}
+
+	@Test
+	void unknownKeysAreFoundWithSpringBoot35sBinderAndAnsweredWithTheNearestKnownKey(CapturedOutput output) {
+		this.contextRunner
+			.withPropertyValues("http.pool.keepalive.defaulttimout=5s",
+					"http.pool.routes.slow.example.com.max-connections=3")
+			.withInitializer((context) -> context.getEnvironment()
+				.getPropertySources()
+				.addFirst(new SystemEnvironmentPropertySource("test-systemEnvironment",
+						Map.of("HTTP_POOL_MAX_TOTAL", "420"))))
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				HttpPool pool = context.getBean(HttpPools.class).get(HttpPoolAutoConfiguration.DEFAULT_CLIENT);
+				assertThat(pool.connectionManager().getMaxTotal()).isEqualTo(420);
+			});
+		assertThat(output).contains("http.pool.keepalive.defaulttimout is not a known property")
+			.contains("did you mean http.pool.keep-alive.default-timeout?")
+			.contains("did you mean http.pool.routes[slow.example.com].max-connections?")
+			.doesNotContain("http.pool.max.total");
+		this.contextRunner.withPropertyValues("http.pool.clients.eu.partner.max-per-route=3")
+			.run((context) -> assertThat(FailureReports.analyze(context.getStartupFailure()))
+				.contains("the only key of the client 'eu'")
+				.contains("did you mean http.pool.clients[eu.partner].max-per-route?"));
 	}
 
 	@Configuration(proxyBeanMethods = false)

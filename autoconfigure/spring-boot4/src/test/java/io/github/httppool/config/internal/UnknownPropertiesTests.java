@@ -158,6 +158,62 @@ class UnknownPropertiesTests {
 		});
 	}
 
+	@Test
+	void anEnvironmentVariableThatNamesNoPropertyIsWarnedAboutWithTheNearestKnownKey(CapturedOutput output) {
+		this.contextRunner
+			.withInitializer((context) -> context.getEnvironment()
+				.getPropertySources()
+				.addFirst(new SystemEnvironmentPropertySource(
+						"test-" + StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME,
+						Map.of("HTTP_POOL_MAX_TOTL", "5", "HTTP_POOL_MAX_PER_ROUTE", "5"))))
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				assertThat(warnings(output)).singleElement()
+					.asString()
+					.contains("http.pool.max.totl " + UNKNOWN)
+					.contains("did you mean http.pool.max-total?")
+					.contains("HTTP_POOL_MAX_TOTL");
+			});
+	}
+
+	@Test
+	void aKeyWrittenWithDotsWhereSpringBootBindsOnlyDashesIsUnknownOutsideEnvironmentVariables(
+			CapturedOutput output) {
+		HttpPoolContexts.withRawProperties(this.contextRunner, "http.pool.max.total=5").run((context) -> {
+			assertThat(context).hasNotFailed();
+			assertThat(context.getBean(HttpPools.class).get("default").connectionManager().getMaxTotal())
+				.isNotEqualTo(5);
+			assertThat(warnings(output)).singleElement()
+				.asString()
+				.contains("http.pool.max.total " + UNKNOWN)
+				.contains("did you mean http.pool.max-total?");
+		});
+	}
+
+	@Test
+	void failOnUnknownPropertiesNamesEveryUnknownKey() {
+		this.contextRunner
+			.withPropertyValues("http.pool.fail-on-unknown-properties=true", "http.pool.max-totl=5",
+					"http.pool.retry.max-retires=2")
+			.run((context) -> {
+				assertThat(context).hasFailed();
+				assertThat(FailureReports.analyze(context.getStartupFailure()))
+					.contains("http.pool.max-totl " + UNKNOWN)
+					.contains("other unknown keys: http.pool.retry.max-retires")
+					.contains("did you mean http.pool.max-total?");
+			});
+	}
+
+	@Test
+	void aClientNameWithADotWrittenWithoutBracketsIsAnsweredWithTheBracketedKeyOfANestedSetting() {
+		this.contextRunner.withPropertyValues("http.pool.clients.eu.partner.retry.max-retries=1").run((context) -> {
+			assertThat(context).hasFailed();
+			assertThat(FailureReports.analyze(context.getStartupFailure()))
+				.contains("the only key of the client 'eu'")
+				.contains("did you mean http.pool.clients[eu.partner].retry.max-retries?");
+		});
+	}
+
 	private static List<String> warnings(CapturedOutput output) {
 		return output.getOut().lines().filter((line) -> line.contains("WARN") && line.contains(UNKNOWN)).toList();
 	}
