@@ -8,6 +8,7 @@ import java.time.Duration;
 
 import io.github.httppool.pool.HttpPool;
 import io.github.httppool.pool.internal.LeaseReclaim;
+import io.github.httppool.pool.internal.ManagedPool;
 import io.github.httppool.testsupport.LoopbackHttpServer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -61,7 +62,7 @@ class GatewayMvcAbandonedResponseTests {
 			this.upstream.await("no connection leased: " + pool.totalStats(),
 					() -> pool.totalStats().getLeased() == 0, Duration.ofSeconds(5));
 			assertThat(this.upstream.requestCount("/resource")).isEqualTo(10 * MAX_PER_ROUTE + 1);
-			assertThat(pool.monitor().reclaimedLeases().get(LeaseReclaim.REQUEST_END))
+			assertThat(ManagedPool.of(pool).monitor().reclaimedLeases().get(LeaseReclaim.REQUEST_END))
 				.isEqualTo(10 * MAX_PER_ROUTE);
 			assertThat(this.upstream.acceptedConnections()).as("the drained connections are reused").isEqualTo(1);
 		}
@@ -81,7 +82,7 @@ class GatewayMvcAbandonedResponseTests {
 			this.upstream.await("no connection leased: " + pool.totalStats(),
 					() -> pool.totalStats().getLeased() == 0, Duration.ofSeconds(5));
 			assertThat(this.upstream.requestCount("/broken")).isEqualTo(3 * MAX_PER_ROUTE);
-			assertThat(pool.monitor().reclaimedLeases().get(LeaseReclaim.REQUEST_END))
+			assertThat(ManagedPool.of(pool).monitor().reclaimedLeases().get(LeaseReclaim.REQUEST_END))
 				.isEqualTo(3 * MAX_PER_ROUTE);
 		}
 	}
@@ -95,11 +96,11 @@ class GatewayMvcAbandonedResponseTests {
 			}
 			HttpPool pool = pool(gateway, "default");
 			long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-			while (pool.monitor().reclaimedLeases().get(LeaseReclaim.UNREACHABLE) < MAX_PER_ROUTE) {
+			while (ManagedPool.of(pool).monitor().reclaimedLeases().get(LeaseReclaim.UNREACHABLE) < MAX_PER_ROUTE) {
 				assertThat(System.nanoTime()).as("reclaimed after GC: " + pool.totalStats()).isLessThan(deadline);
 				System.gc();
 				Thread.sleep(20);
-				pool.monitor().reclaimUnreachable();
+				ManagedPool.of(pool).monitor().reclaimUnreachable();
 			}
 			assertThat(pool.totalStats().getLeased()).isZero();
 			assertThat(get(gateway, "/guarded/resource", null).statusCode()).isEqualTo(200);

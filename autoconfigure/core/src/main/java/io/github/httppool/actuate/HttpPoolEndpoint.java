@@ -9,6 +9,7 @@ import io.github.httppool.advisor.internal.PoolAdvisor;
 import io.github.httppool.advisor.internal.PoolAdvisors;
 import io.github.httppool.pool.HttpPool;
 import io.github.httppool.pool.HttpPools;
+import io.github.httppool.pool.internal.ManagedPool;
 import io.github.httppool.pool.internal.PoolMonitor;
 import org.apache.hc.core5.pool.PoolStats;
 import org.jspecify.annotations.Nullable;
@@ -132,7 +133,7 @@ public class HttpPoolEndpoint {
 		description.put("saturated", !PoolFigures.saturated(pool).isEmpty());
 		description.put("routes", PoolFigures.routes(pool));
 		description.putAll(PoolFigures.counters(pool));
-		PoolMonitor monitor = pool.monitor();
+		PoolMonitor monitor = ManagedPool.of(pool).monitor();
 		if (monitor != null) {
 			description.put("settings", monitor.options().settings());
 		}

@@ -1,135 +1,47 @@
 package io.github.httppool.pool;
 
-import java.time.Duration;
-import java.util.Collections;
 import java.util.Map;
-import java.util.Set;
-import java.util.TreeMap;
-import java.util.concurrent.ConcurrentHashMap;
 
-import io.github.httppool.pool.internal.AddressBalancer;
-import io.github.httppool.pool.internal.ConnectionRetirement;
-import io.github.httppool.pool.internal.Milliseconds;
-import io.github.httppool.pool.internal.PoolMonitor;
-import io.github.httppool.pool.internal.ServerKeepAlives;
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
-import org.apache.hc.client5.http.HttpRoute;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
-import org.apache.hc.core5.io.CloseMode;
 import org.apache.hc.core5.pool.PoolStats;
-import org.apache.hc.core5.util.TimeValue;
 import org.jspecify.annotations.Nullable;
-
-import org.springframework.util.Assert;
 
 /**
  * One client's connection pool and the {@link CloseableHttpClient} that uses it. Every
- * Spring HTTP client handed out for that client shares this one pool.
+ * Spring HTTP client handed out for that client shares this one pool. Get one from
+ * {@link HttpPools}.
  * <p>
- * The HTTP client must treat the connection manager as shared, so that closing a request
+ * The HTTP client treats the connection manager as shared, so that closing a request
  * factory or the client does not close the pool; {@link #close()} does.
  *
  * @since 0.1.0
  */
-public final class HttpPool implements AutoCloseable {
-
-	private static final Log logger = LogFactory.getLog(HttpPool.class);
-
-	private final String name;
-
-	private final PoolingHttpClientConnectionManager connectionManager;
-
-	private final CloseableHttpClient httpClient;
-
-	private final @Nullable Eviction eviction;
-
-	private final @Nullable ConnectionRetirement retirement;
-
-	private final @Nullable PoolMonitor monitor;
-
-	private final ServerKeepAlives serverKeepAlives;
-
-	private final Map<String, Object> details = new ConcurrentHashMap<>();
-
-	/**
-	 * Create a new pool.
-	 * @param name the pool name, for logs and metrics
-	 * @param connectionManager the connection manager that holds the connections
-	 * @param httpClient the client that leases connections from the manager
-	 * @param eviction how idle and expired connections are closed in the background, or
-	 * {@code null} for no background eviction
-	 * @param retirement the retirement marker the connection manager's configuration
-	 * consults, or {@code null} if it consults none
-	 * @param monitor the monitor wired into the connection manager and the client (lease
-	 * timing, connection counts, pool-exhausted errors, leak detection), or {@code null}
-	 * @param serverKeepAlives where the client's keep-alive strategy records the
-	 * keep-alive timeouts servers announce
-	 */
-	public HttpPool(String name, PoolingHttpClientConnectionManager connectionManager, CloseableHttpClient httpClient,
-			@Nullable Eviction eviction, @Nullable ConnectionRetirement retirement, @Nullable PoolMonitor monitor,
-			ServerKeepAlives serverKeepAlives) {
-		Assert.hasText(name, "'name' must not be empty");
-		Assert.notNull(connectionManager, "'connectionManager' must not be null");
-		Assert.notNull(httpClient, "'httpClient' must not be null");
-		this.name = name;
-		this.connectionManager = connectionManager;
-		this.httpClient = httpClient;
-		this.eviction = eviction;
-		this.retirement = retirement;
-		this.monitor = monitor;
-		this.serverKeepAlives = serverKeepAlives;
-	}
-
-	/**
-	 * Return what the pool's servers announced about keep-alive, as its client's
-	 * keep-alive strategy recorded it.
-	 * @return the announcements
-	 */
-	public ServerKeepAlives serverKeepAlives() {
-		return this.serverKeepAlives;
-	}
+public interface HttpPool extends AutoCloseable {
 
 	/**
 	 * Return the client name.
 	 * @return the name
 	 */
-	public String name() {
-		return this.name;
-	}
+	String name();
 
 	/**
 	 * Return the connection manager that holds this pool's connections.
 	 * @return the connection manager
 	 */
-	public PoolingHttpClientConnectionManager connectionManager() {
-		return this.connectionManager;
-	}
+	PoolingHttpClientConnectionManager connectionManager();
 
 	/**
 	 * Return the HTTP client that leases connections from this pool.
 	 * @return the HTTP client
 	 */
-	public CloseableHttpClient httpClient() {
-		return this.httpClient;
-	}
+	CloseableHttpClient httpClient();
 
 	/**
-	 * Return how idle and expired connections are closed in the background.
-	 * @return the eviction settings or {@code null} when background eviction is off
+	 * Return the pool's figures across all routes.
+	 * @return leased, available, pending and max connections
 	 */
-	public @Nullable Eviction eviction() {
-		return this.eviction;
-	}
-
-	/**
-	 * Return the monitor that observes this pool.
-	 * @return the monitor, or {@code null} if the pool is not monitored
-	 */
-	public @Nullable PoolMonitor monitor() {
-		return this.monitor;
-	}
+	PoolStats totalStats();
 
 	/**
 	 * Set a detail that the health contributor and the actuator endpoint show for this
@@ -138,138 +50,31 @@ public final class HttpPool implements AutoCloseable {
 	 * @param key the detail's name, for instance {@code warmup}
 	 * @param value the value, or {@code null} to remove the detail
 	 */
-	public void setDetail(String key, @Nullable Object value) {
-		if (value != null) {
-			this.details.put(key, value);
-		}
-		else {
-			this.details.remove(key);
-		}
-	}
+	void setDetail(String key, @Nullable Object value);
 
 	/**
-	 * Return the details other components contributed with
-	 * {@link #setDetail(String, Object)}.
+	 * Return the details contributed with {@link #setDetail(String, Object)}.
 	 * @return a snapshot of the details, sorted by name
 	 */
-	public Map<String, Object> details() {
-		return Collections.unmodifiableMap(new TreeMap<>(this.details));
-	}
-
-	/**
-	 * Return the pool's figures across all routes.
-	 * @return leased, available, pending and max connections
-	 */
-	public PoolStats totalStats() {
-		return this.connectionManager.getTotalStats();
-	}
-
-	/**
-	 * Close expired connections and connections idle longer than the eviction's idle
-	 * timeout, then forget what is kept per route and per host for routes the pool no
-	 * longer holds (server keep-alive announcements, per-route meters). Does nothing for
-	 * a pool without eviction.
-	 */
-	public void evict() {
-		if (this.monitor != null) {
-			this.monitor.reclaimUnreachable();
-		}
-		Eviction eviction = this.eviction;
-		if (eviction != null && !this.connectionManager.isClosed()) {
-			this.connectionManager.closeExpired();
-			this.connectionManager.closeIdle(TimeValue.ofMilliseconds(eviction.idleTimeout().toMillis()));
-			long routesReadAt = System.nanoTime();
-			Set<HttpRoute> routes = this.connectionManager.getRoutes();
-			this.serverKeepAlives.retain(routes, routesReadAt);
-			if (this.monitor != null) {
-				this.monitor.routesRetained(routes);
-			}
-		}
-	}
-
-	/**
-	 * Resolve the hosts the pool holds connections to again and retire connections to
-	 * addresses that left or that hold more than their share; does nothing for a pool
-	 * without an {@link AddressBalancer}.
-	 * @see AddressBalancer#refresh()
-	 */
-	public void refreshAddresses() {
-		AddressBalancer addresses = (this.monitor != null) ? this.monitor.addresses() : null;
-		if (addresses != null && !this.connectionManager.isClosed()) {
-			addresses.refresh();
-		}
-	}
+	Map<String, Object> details();
 
 	/**
 	 * Close every idle connection now and make every leased one close when it is
 	 * released, so that all later requests use new connections: for a certificate
-	 * rotation, or a DNS or blue-green cut-over. Leased connections are retired only if
-	 * the pool was created with a {@link ConnectionRetirement}.
+	 * rotation, or a DNS or blue-green cut-over.
 	 */
-	public void retireConnections() {
-		if (this.monitor != null) {
-			this.monitor.retiring();
-		}
-		if (this.retirement != null) {
-			this.retirement.retireNow();
-		}
-		if (!this.connectionManager.isClosed()) {
-			this.connectionManager.closeIdle(TimeValue.ZERO_MILLISECONDS);
-		}
-	}
+	void retireConnections();
 
 	/**
 	 * Return whether the pool has been closed.
 	 * @return whether the pool is closed
 	 */
-	public boolean isClosed() {
-		return this.connectionManager.isClosed();
-	}
+	boolean isClosed();
 
 	/**
 	 * Close the HTTP client and every pooled connection.
 	 */
 	@Override
-	public void close() {
-		if (this.connectionManager.isClosed()) {
-			return;
-		}
-		if (logger.isDebugEnabled()) {
-			logger.debug("Closing HTTP connection pool '" + this.name + "' " + totalStats());
-		}
-		this.httpClient.close(CloseMode.GRACEFUL);
-		this.connectionManager.close(CloseMode.GRACEFUL);
-	}
-
-	@Override
-	public String toString() {
-		return "HttpPool[" + this.name + "]";
-	}
-
-	/**
-	 * How a pool's idle and expired connections are closed in the background.
-	 *
-	 * @param interval how often the pool is checked
-	 * @param idleTimeout idle time after which a connection is closed
-	 */
-	public record Eviction(Duration interval, Duration idleTimeout) {
-
-		/**
-		 * Create a new instance.
-		 * @param interval how often the pool is checked
-		 * @param idleTimeout idle time after which a connection is closed
-		 */
-		public Eviction {
-			Assert.isTrue(isPositive(interval), "'interval' must be positive");
-			Assert.isTrue(isPositive(idleTimeout), "'idleTimeout' must be positive");
-			interval = Milliseconds.roundUp(interval);
-			idleTimeout = Milliseconds.roundUp(idleTimeout);
-		}
-
-		private static boolean isPositive(Duration duration) {
-			return !duration.isNegative() && !duration.isZero();
-		}
-
-	}
+	void close();
 
 }

@@ -15,6 +15,7 @@ import io.github.httppool.autoconfigure.warmup.HttpPoolWarmupAutoConfiguration;
 import io.github.httppool.config.internal.HttpPoolClients;
 import io.github.httppool.pool.HttpPool;
 import io.github.httppool.pool.HttpPools;
+import io.github.httppool.pool.internal.ManagedPool;
 import io.github.httppool.testsupport.FailureReports;
 import io.github.httppool.testsupport.LoopbackHttpServer;
 import io.github.httppool.testsupport.TestTls;
@@ -116,7 +117,7 @@ class HttpPoolAutoConfigurationTests {
 			assertThat(this.server.totalRequests()).isEqualTo(4);
 			assertThat(this.server.acceptedConnections()).isOne();
 			HttpPool pool = context.getBean(HttpPools.class).get(HttpPoolAutoConfiguration.DEFAULT_CLIENT);
-			assertThat(pool.monitor().createdConnections()).isOne();
+			assertThat(ManagedPool.of(pool).monitor().createdConnections()).isOne();
 		});
 	}
 
@@ -140,8 +141,8 @@ class HttpPoolAutoConfigurationTests {
 				HttpPools pools = context.getBean(HttpPools.class);
 				assertThat(pools.get("partner").connectionManager().getDefaultMaxPerRoute()).isEqualTo(7);
 				assertThat(context.getBean(PartnerCaller.class).call()).contains("/quote");
-				assertThat(pools.get("partner").monitor().createdConnections()).isOne();
-				assertThat(pools.get(HttpPoolAutoConfiguration.DEFAULT_CLIENT).monitor().createdConnections())
+				assertThat(ManagedPool.of(pools.get("partner")).monitor().createdConnections()).isOne();
+				assertThat(ManagedPool.of(pools.get(HttpPoolAutoConfiguration.DEFAULT_CLIENT)).monitor().createdConnections())
 					.isZero();
 				assertThat(context.getBean(RestClient.class)).as("the unqualified RestClient is the default client's")
 					.isSameAs(context.getBean("httpPoolRestClient"));
@@ -154,7 +155,7 @@ class HttpPoolAutoConfigurationTests {
 			.run((context) -> {
 				RestTemplate partner = context.getBean(PooledRestClients.class).restTemplateBuilder("partner").build();
 				assertThat(partner.getForObject("/quote", String.class)).contains("/quote");
-				assertThat(context.getBean(HttpPools.class).get("partner").monitor().createdConnections()).isOne();
+				assertThat(ManagedPool.of(context.getBean(HttpPools.class).get("partner")).monitor().createdConnections()).isOne();
 			});
 	}
 

@@ -2,6 +2,7 @@ package io.github.httppool.autoconfigure;
 
 import io.github.httppool.pool.HttpPool;
 import io.github.httppool.pool.HttpPools;
+import io.github.httppool.pool.internal.ManagedPool;
 import io.github.httppool.pool.internal.SpringBootHttpClientFeatures;
 import io.github.httppool.testsupport.HttpPoolContexts;
 import io.github.httppool.testsupport.LoopbackHttpServer;
@@ -41,7 +42,7 @@ class SpringBootGenerationTests {
 					.contains("/call");
 			}
 			HttpPool pool = context.getBean(HttpPools.class).get(HttpPoolAutoConfiguration.DEFAULT_CLIENT);
-			assertThat(pool.monitor().createdConnections()).isEqualTo(1);
+			assertThat(ManagedPool.of(pool).monitor().createdConnections()).isEqualTo(1);
 			assertThat(this.server.acceptedConnections()).isEqualTo(1);
 		});
 	}

@@ -7,6 +7,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import io.github.httppool.autoconfigure.metrics.HttpPoolMetricsAutoConfiguration;
 import io.github.httppool.metrics.internal.HttpPoolMeterBinder;
 import io.github.httppool.pool.HttpPools;
+import io.github.httppool.pool.internal.ManagedPool;
 import io.github.httppool.pool.internal.PoolMonitor;
 import io.github.httppool.testsupport.LoopbackHttpServer;
 import io.github.httppool.testsupport.TestTls;
@@ -122,7 +123,7 @@ class HttpPoolMetricsTests {
 				client.get().uri(this.server.url("/first")).retrieve().toBodilessEntity();
 				Thread.sleep(400);
 				client.get().uri(this.server.url("/after-ttl")).retrieve().toBodilessEntity();
-				PoolMonitor monitor = context.getBean(HttpPools.class).get("default").monitor();
+				PoolMonitor monitor = ManagedPool.of(context.getBean(HttpPools.class).get("default")).monitor();
 				assertThat(counter(registry, "http.client.pool.connections.closed", "reason", "ttl"))
 					.as("closed by reason: %s", monitor.closedConnections())
 					.isEqualTo(1);

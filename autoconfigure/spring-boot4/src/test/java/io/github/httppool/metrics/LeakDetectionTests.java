@@ -4,6 +4,7 @@ import java.time.Duration;
 
 import io.github.httppool.pool.HttpPools;
 import io.github.httppool.pool.internal.LeakDetector;
+import io.github.httppool.pool.internal.ManagedPool;
 import io.github.httppool.testsupport.LoopbackHttpServer;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.apache.hc.client5.http.classic.methods.HttpGet;
@@ -52,7 +53,7 @@ class LeakDetectionTests {
 				assertThat(output.getOut()).contains("reported as a possible leak, was released after");
 				MeterRegistry registry = context.getBean(MeterRegistry.class);
 				assertThat(registry.get("http.client.pool.leaks").counter().count()).isEqualTo(1);
-				assertThat(context.getBean(HttpPools.class).get("default").monitor().detectedLeaks()).isEqualTo(1);
+				assertThat(ManagedPool.of(context.getBean(HttpPools.class).get("default")).monitor().detectedLeaks()).isEqualTo(1);
 			});
 	}
 

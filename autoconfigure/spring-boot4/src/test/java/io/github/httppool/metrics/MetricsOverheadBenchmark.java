@@ -16,6 +16,7 @@ import java.util.concurrent.atomic.LongAdder;
 
 import io.github.httppool.pool.HttpPool;
 import io.github.httppool.pool.HttpPools;
+import io.github.httppool.pool.internal.ManagedPool;
 import io.github.httppool.testsupport.LoopbackHttpServer;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.apache.hc.client5.http.HttpRoute;
@@ -88,8 +89,8 @@ public final class MetricsOverheadBenchmark {
 							HttpPool poolOn = on.getBean(HttpPools.class).get("default");
 							HttpPool poolOff = off.getBean(HttpPools.class).get("default");
 							Map<String, HttpClientConnectionManager> managers = new LinkedHashMap<>();
-							managers.put("metrics on", poolOn.monitor().connectionManager(poolOn.connectionManager()));
-							managers.put("metrics off", poolOff.monitor().connectionManager(poolOff.connectionManager()));
+							managers.put("metrics on", ManagedPool.of(poolOn).monitor().connectionManager(poolOn.connectionManager()));
+							managers.put("metrics off", ManagedPool.of(poolOff).monitor().connectionManager(poolOff.connectionManager()));
 							managers.put("no monitor", poolOff.connectionManager());
 							managers.put("bare pool", bareManager);
 							leaseOnly(managers, route);

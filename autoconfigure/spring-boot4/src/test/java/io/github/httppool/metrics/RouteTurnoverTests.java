@@ -10,6 +10,7 @@ import io.github.httppool.autoconfigure.HttpPoolAutoConfiguration;
 import io.github.httppool.config.HttpPoolConnectionManagerCustomizer;
 import io.github.httppool.pool.HttpPool;
 import io.github.httppool.pool.HttpPools;
+import io.github.httppool.pool.internal.ManagedPool;
 import io.github.httppool.testsupport.LoopbackHttpServer;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.apache.hc.client5.http.SystemDefaultDnsResolver;
@@ -45,19 +46,19 @@ class RouteTurnoverTests {
 					HttpPool pool = context.getBean(HttpPools.class).get(HttpPoolAutoConfiguration.DEFAULT_CLIENT);
 					callInstances(client, server, 0);
 					assertThat(routesWithMeters(context)).hasSize(INSTANCES).contains(instance(0, server));
-					assertThat(pool.serverKeepAlives().size()).isEqualTo(INSTANCES);
+					assertThat(ManagedPool.of(pool).serverKeepAlives().size()).isEqualTo(INSTANCES);
 
 					server.await("old instances' connections evicted", () -> pool.totalStats().getAvailable() == 0
 							&& pool.connectionManager().getRoutes().isEmpty(), Duration.ofSeconds(20));
 					server.await("old instances forgotten", () -> routesWithMeters(context).isEmpty()
-							&& pool.serverKeepAlives().size() == 0, Duration.ofSeconds(10));
+							&& ManagedPool.of(pool).serverKeepAlives().size() == 0, Duration.ofSeconds(10));
 
 					callInstances(client, server, INSTANCES);
 					Set<String> routes = routesWithMeters(context);
 					assertThat(routes).hasSize(INSTANCES)
 						.contains(instance(INSTANCES, server), instance(2 * INSTANCES - 1, server))
 						.doesNotContain(instance(0, server));
-					assertThat(pool.serverKeepAlives().size()).isEqualTo(INSTANCES);
+					assertThat(ManagedPool.of(pool).serverKeepAlives().size()).isEqualTo(INSTANCES);
 				});
 		}
 	}

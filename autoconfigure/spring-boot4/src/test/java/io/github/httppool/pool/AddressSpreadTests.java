@@ -15,6 +15,7 @@ import java.util.function.BooleanSupplier;
 import io.github.httppool.actuate.HttpPoolEndpoint;
 import io.github.httppool.autoconfigure.HttpPoolAutoConfiguration;
 import io.github.httppool.pool.internal.CloseReason;
+import io.github.httppool.pool.internal.ManagedPool;
 import io.github.httppool.testsupport.HttpPoolContexts;
 import io.github.httppool.testsupport.LoopbackHttpServer;
 import io.github.httppool.testsupport.MutableDnsResolver;
@@ -216,11 +217,11 @@ class AddressSpreadTests {
 	}
 
 	private static long closed(ApplicationContext context, CloseReason reason) {
-		return pool(context).monitor().closedConnections().get(reason);
+		return ManagedPool.of(pool(context)).monitor().closedConnections().get(reason);
 	}
 
 	private static Map<String, Object> address(ApplicationContext context, String address) {
-		return pool(context).monitor()
+		return ManagedPool.of(pool(context)).monitor()
 			.addresses()
 			.addresses(NAME)
 			.stream()

@@ -12,6 +12,7 @@ import io.github.httppool.pool.HttpPool;
 import io.github.httppool.pool.HttpPoolExhaustedException;
 import io.github.httppool.pool.HttpPools;
 import io.github.httppool.pool.internal.LeaseReclaim;
+import io.github.httppool.pool.internal.ManagedPool;
 import io.github.httppool.testsupport.LoopbackHttpServer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -68,7 +69,7 @@ class AbandonedResponseTests {
 			awaitNoLease(pool);
 			assertThat(this.upstream.requestCount("/resource")).isEqualTo(20);
 			assertThat(this.upstream.acceptedConnections()).as("drained connections are reused").isEqualTo(1);
-			assertThat(pool.monitor().reclaimedLeases()).containsEntry(LeaseReclaim.REQUEST_END, 20L)
+			assertThat(ManagedPool.of(pool).monitor().reclaimedLeases()).containsEntry(LeaseReclaim.REQUEST_END, 20L)
 				.containsEntry(LeaseReclaim.UNREACHABLE, 0L);
 			assertThat(output.getOut()).containsOnlyOnce("reclaimed a connection to http://127.0.0.1:")
 				.contains("HTTP pool 'default' reclaimed a connection to " + this.upstream.baseUrl()
@@ -88,7 +89,7 @@ class AbandonedResponseTests {
 			}
 			HttpPool pool = defaultPool(gateway);
 			awaitNoLease(pool);
-			assertThat(pool.monitor().reclaimedLeases()).containsEntry(LeaseReclaim.REQUEST_END, 4L);
+			assertThat(ManagedPool.of(pool).monitor().reclaimedLeases()).containsEntry(LeaseReclaim.REQUEST_END, 4L);
 			this.upstream.awaitClosedByClient(4, Duration.ofSeconds(10));
 			assertThat(this.upstream.acceptedConnections()).isEqualTo(4);
 		}
@@ -102,7 +103,7 @@ class AbandonedResponseTests {
 			}
 			HttpPool pool = defaultPool(gateway);
 			this.upstream.await("reclaimed at completion",
-					() -> pool.monitor().reclaimedLeases().get(LeaseReclaim.REQUEST_END) == 6, Duration.ofSeconds(5));
+					() -> ManagedPool.of(pool).monitor().reclaimedLeases().get(LeaseReclaim.REQUEST_END) == 6, Duration.ofSeconds(5));
 			assertThat(pool.totalStats().getLeased()).isZero();
 			assertThat(output.getOut()).contains("the stack trace shows the code that leased it")
 				.contains("at io.github.httppool.reliability.AbandonedResponseTests$GatewayApplication.leakAsync");
@@ -117,7 +118,7 @@ class AbandonedResponseTests {
 			assertThat(get(gateway, "/leak").statusCode()).isEqualTo(200);
 			assertThat(get(gateway, "/leak").statusCode()).isEqualTo(500);
 			assertThat(defaultPool(gateway).totalStats().getLeased()).isEqualTo(2);
-			assertThat(defaultPool(gateway).monitor().reclaimedLeases()).containsEntry(LeaseReclaim.REQUEST_END, 0L);
+			assertThat(ManagedPool.of(defaultPool(gateway)).monitor().reclaimedLeases()).containsEntry(LeaseReclaim.REQUEST_END, 0L);
 		}
 	}
 
@@ -156,7 +157,7 @@ class AbandonedResponseTests {
 			}
 			Throwable failure = catchThrowable(() -> restClient.get().uri(url).retrieve().body(String.class));
 			assertThat(failure).hasCauseInstanceOf(HttpPoolExhaustedException.class);
-			assertThat(defaultPool(gateway).monitor().reclaimedLeases()).containsEntry(LeaseReclaim.UNREACHABLE, 0L);
+			assertThat(ManagedPool.of(defaultPool(gateway)).monitor().reclaimedLeases()).containsEntry(LeaseReclaim.UNREACHABLE, 0L);
 		}
 	}
 
@@ -172,11 +173,11 @@ class AbandonedResponseTests {
 
 	static void awaitReclaimed(HttpPool pool, long expected) throws InterruptedException {
 		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-		while (pool.monitor().reclaimedLeases().get(LeaseReclaim.UNREACHABLE) < expected) {
+		while (ManagedPool.of(pool).monitor().reclaimedLeases().get(LeaseReclaim.UNREACHABLE) < expected) {
 			assertThat(System.nanoTime()).as("leases reclaimed after GC").isLessThan(deadline);
 			System.gc();
 			Thread.sleep(20);
-			pool.monitor().reclaimUnreachable();
+			ManagedPool.of(pool).monitor().reclaimUnreachable();
 		}
 	}
 

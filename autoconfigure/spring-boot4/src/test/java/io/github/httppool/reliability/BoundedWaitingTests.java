@@ -9,6 +9,7 @@ import java.util.concurrent.Executors;
 
 import io.github.httppool.pool.HttpPoolExhaustedException;
 import io.github.httppool.pool.internal.LeaseOutcome;
+import io.github.httppool.pool.internal.ManagedPool;
 import io.github.httppool.pool.internal.PoolMonitor;
 import io.github.httppool.testsupport.LoopbackHttpServer;
 import org.junit.jupiter.api.AfterEach;
@@ -66,7 +67,7 @@ class BoundedWaitingTests {
 				for (CompletableFuture<String> caller : admitted) {
 					assertThat(caller.join()).isNotNull();
 				}
-				PoolMonitor monitor = FaultTestSupport.defaultPool(context).monitor();
+				PoolMonitor monitor = ManagedPool.of(FaultTestSupport.defaultPool(context)).monitor();
 				assertThat(monitor.leases()).containsEntry(LeaseOutcome.REJECTED, 1L)
 					.containsEntry(LeaseOutcome.ACQUIRED, 3L);
 				assertThat(this.server.requestCount("/slow")).isEqualTo(3);

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import io.github.httppool.pool.internal.CloseReason;
+import io.github.httppool.pool.internal.ManagedPool;
 import io.github.httppool.pool.internal.PoolMonitor;
 import io.github.httppool.testsupport.HttpPoolContexts;
 import io.github.httppool.testsupport.LoopbackHttpServer;
@@ -34,7 +35,7 @@ class ConnectionLifetimeSpreadTests {
 						"http.pool.eviction.enabled=false")
 				.run((context) -> {
 					RestClient client = context.getBean(RestClient.class);
-					PoolMonitor monitor = FaultTestSupport.defaultPool(context).monitor();
+					PoolMonitor monitor = ManagedPool.of(FaultTestSupport.defaultPool(context)).monitor();
 					long opened = System.nanoTime();
 					List<Object> burst = HttpPoolContexts.runConcurrently(CONNECTIONS,
 							() -> client.get().uri(server.url("/burst?delayMs=1000")).retrieve().body(String.class));

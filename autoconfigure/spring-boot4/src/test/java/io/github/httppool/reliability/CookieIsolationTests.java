@@ -3,6 +3,7 @@ package io.github.httppool.reliability;
 import java.util.List;
 import java.util.function.Function;
 
+import io.github.httppool.pool.internal.ManagedPool;
 import io.github.httppool.testsupport.LoopbackHttpServer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -116,7 +117,7 @@ class CookieIsolationTests {
 
 	private void assertSamePool(ApplicationContext context) {
 		assertThat(this.server.acceptedConnections()).isEqualTo(1);
-		assertThat(FaultTestSupport.defaultPool(context).monitor().createdConnections()).isEqualTo(1);
+		assertThat(ManagedPool.of(FaultTestSupport.defaultPool(context)).monitor().createdConnections()).isEqualTo(1);
 	}
 
 }

@@ -12,6 +12,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.github.httppool.pool.internal.CloseReason;
+import io.github.httppool.pool.internal.ManagedPool;
 import io.github.httppool.testsupport.LoopbackHttpServer;
 import io.github.httppool.testsupport.TestTls;
 import org.junit.jupiter.api.AfterEach;
@@ -66,7 +67,7 @@ class RestartAndReloadTests {
 				assertThat(load.failures()).as("failed calls").isEmpty();
 			}
 			FaultTestSupport.assertPoolHealthy(context, server);
-			long stale = FaultTestSupport.defaultPool(context).monitor().closedConnections().get(CloseReason.STALE);
+			long stale = ManagedPool.of(FaultTestSupport.defaultPool(context)).monitor().closedConnections().get(CloseReason.STALE);
 			assertThat(stale).as("connections found or suspected closed").isGreaterThanOrEqualTo(0);
 		});
 	}

@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.function.Supplier;
 
 import io.github.httppool.pool.internal.CloseReason;
+import io.github.httppool.pool.internal.ManagedPool;
 import io.github.httppool.testsupport.LoopbackHttpServer;
 import io.github.httppool.testsupport.TestTls;
 import org.junit.jupiter.api.Test;
@@ -150,7 +151,7 @@ class UnexpectedResponseBytesTests {
 	}
 
 	private static void assertClosedForUnreadInput(ApplicationContext context, long expected) {
-		Supplier<Long> closed = () -> FaultTestSupport.defaultPool(context)
+		Supplier<Long> closed = () -> ManagedPool.of(FaultTestSupport.defaultPool(context))
 			.monitor()
 			.closedConnections()
 			.get(CloseReason.UNREAD_INPUT);

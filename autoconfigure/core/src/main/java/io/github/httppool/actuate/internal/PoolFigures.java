@@ -9,6 +9,7 @@ import java.util.Map;
 import io.github.httppool.pool.HttpPool;
 import io.github.httppool.pool.internal.AddressBalancer;
 import io.github.httppool.pool.internal.LeaseOutcome;
+import io.github.httppool.pool.internal.ManagedPool;
 import io.github.httppool.pool.internal.PoolMonitor;
 import org.apache.hc.client5.http.HttpRoute;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
@@ -52,7 +53,7 @@ public final class PoolFigures {
 			figures.put("pending", stats.getPending());
 			figures.put("max", stats.getMax());
 			figures.put("saturated", isSaturated(stats));
-			AddressBalancer addresses = (pool.monitor() != null) ? pool.monitor().addresses() : null;
+			AddressBalancer addresses = (ManagedPool.of(pool).monitor() != null) ? ManagedPool.of(pool).monitor().addresses() : null;
 			if (addresses != null && route.getProxyHost() == null) {
 				figures.put("addresses", addresses.addresses(route.getTargetHost().getHostName()));
 			}
@@ -93,7 +94,7 @@ public final class PoolFigures {
 	 * Return the monitor's counters, or an empty map for an unmonitored pool.
 	 */
 	public static Map<String, Object> counters(HttpPool pool) {
-		PoolMonitor monitor = pool.monitor();
+		PoolMonitor monitor = ManagedPool.of(pool).monitor();
 		Map<String, Object> counters = new LinkedHashMap<>();
 		if (monitor == null) {
 			return counters;

@@ -8,6 +8,7 @@ import java.util.Map;
 import io.github.httppool.config.HttpPoolProperties;
 import io.github.httppool.pool.HttpPool;
 import io.github.httppool.pool.internal.LeaseOutcome;
+import io.github.httppool.pool.internal.ManagedPool;
 import io.github.httppool.pool.internal.PoolMonitor;
 import org.jspecify.annotations.Nullable;
 
@@ -48,7 +49,7 @@ public record PoolHealth(boolean closed, boolean saturated, Map<String, Object> 
 		if (!saturated.isEmpty()) {
 			details.put("saturatedRoutes", saturated);
 		}
-		PoolMonitor monitor = pool.monitor();
+		PoolMonitor monitor = ManagedPool.of(pool).monitor();
 		if (monitor != null) {
 			details.put("connectionsCreated", monitor.createdConnections());
 			details.put("leaseTimeouts", PoolFigures.leaseCount(monitor, LeaseOutcome.TIMEOUT));

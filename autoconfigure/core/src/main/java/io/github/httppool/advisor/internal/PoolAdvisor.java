@@ -15,6 +15,7 @@ import java.util.function.Function;
 import io.github.httppool.pool.HttpPool;
 import io.github.httppool.pool.internal.CloseReason;
 import io.github.httppool.pool.internal.LeaseOutcome;
+import io.github.httppool.pool.internal.ManagedPool;
 import io.github.httppool.pool.internal.PoolListener;
 import io.github.httppool.pool.internal.PoolMonitor;
 import io.github.httppool.pool.internal.ServerKeepAlives;
@@ -392,7 +393,7 @@ public final class PoolAdvisor implements PoolListener {
 	}
 
 	private String announced() {
-		ServerKeepAlives keepAlives = this.pool.serverKeepAlives();
+		ServerKeepAlives keepAlives = ManagedPool.of(this.pool).serverKeepAlives();
 		for (HttpRoute route : this.routes.keySet()) {
 			ServerKeepAlives.Announcement announcement = keepAlives.get(route.getTargetHost());
 			if (announcement != null) {
@@ -437,7 +438,7 @@ public final class PoolAdvisor implements PoolListener {
 	}
 
 	private CounterSnapshot snapshot(long index) {
-		PoolMonitor monitor = this.pool.monitor();
+		PoolMonitor monitor = ManagedPool.of(this.pool).monitor();
 		if (monitor == null) {
 			return new CounterSnapshot(index, 0, 0, new EnumMap<>(CloseReason.class));
 		}

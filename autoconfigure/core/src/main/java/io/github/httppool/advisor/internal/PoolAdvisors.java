@@ -7,6 +7,7 @@ import java.util.function.Function;
 import io.github.httppool.pool.HttpPool;
 import io.github.httppool.pool.HttpPools;
 import io.github.httppool.pool.internal.DaemonScheduler;
+import io.github.httppool.pool.internal.ManagedPool;
 import io.github.httppool.pool.internal.PoolBackgroundTask;
 import io.github.httppool.pool.internal.PoolMonitor;
 import org.jspecify.annotations.Nullable;
@@ -46,7 +47,7 @@ public class PoolAdvisors extends PoolBackgroundTask {
 
 	@Override
 	protected void schedule(HttpPool pool, DaemonScheduler scheduler) {
-		PoolMonitor monitor = pool.monitor();
+		PoolMonitor monitor = ManagedPool.of(pool).monitor();
 		if (monitor == null) {
 			return;
 		}

@@ -7,11 +7,11 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
-import io.github.httppool.pool.HttpPool;
 import io.github.httppool.pool.internal.AddressBalancer;
 import io.github.httppool.pool.internal.CallDeadlineHandler;
 import io.github.httppool.pool.internal.ConnectionFailureRetryStrategy;
 import io.github.httppool.pool.internal.FilteringDnsResolver;
+import io.github.httppool.pool.internal.ManagedPool;
 import io.github.httppool.pool.internal.Milliseconds;
 import io.github.httppool.pool.internal.PoolMonitor;
 import io.github.httppool.pool.internal.RouteKeepAliveStrategy;
@@ -140,7 +140,7 @@ public final class HttpPoolPropertiesMapper {
 		};
 	}
 
-	HttpPool.@Nullable Eviction eviction() {
+	ManagedPool.@Nullable Eviction eviction() {
 		return this.client.eviction();
 	}
 
@@ -217,7 +217,7 @@ public final class HttpPoolPropertiesMapper {
 	 * settings.
 	 */
 	PoolMonitor.Options monitorOptions() {
-		HttpPool.Eviction eviction = this.client.eviction();
+		ManagedPool.Eviction eviction = this.client.eviction();
 		return new PoolMonitor.Options(this.client.propertyPrefix(), this.client.timeToLive(),
 				(eviction != null) ? eviction.idleTimeout() : null, this.client.leakDetectionThreshold(),
 				this.client.effectiveSettings(), this.client.reclaim().isAtRequestEnd(),

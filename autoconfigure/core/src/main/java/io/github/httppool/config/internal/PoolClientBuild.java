@@ -5,6 +5,7 @@ import io.github.httppool.pool.internal.AddressBalancer;
 import io.github.httppool.pool.internal.CallDeadlineHandler;
 import io.github.httppool.pool.internal.ConnectionFailureRetryStrategy;
 import io.github.httppool.pool.internal.ConnectionRetirement;
+import io.github.httppool.pool.internal.ManagedPool;
 import io.github.httppool.pool.internal.NoCookieStore;
 import io.github.httppool.pool.internal.PendingLeaseLimiter;
 import io.github.httppool.pool.internal.PoolMonitor;
@@ -102,11 +103,11 @@ final class PoolClientBuild {
 			@Nullable CloseableHttpClient applicationClient) {
 		boolean applicationManager = this.connectionManager != null;
 		if (applicationManager && applicationClient != null) {
-			return new HttpPool(this.name, this.connectionManager, applicationClient, this.mapper.eviction(), null,
+			return new ManagedPool(this.name, this.connectionManager, applicationClient, this.mapper.eviction(), null,
 					null, this.serverKeepAlives);
 		}
 		CloseableHttpClient httpClient = httpClient(customizers, sslBundle, applicationManager);
-		return new HttpPool(this.name, connectionManager(),
+		return new ManagedPool(this.name, connectionManager(),
 				(applicationClient != null) ? applicationClient : httpClient, this.mapper.eviction(),
 				applicationManager ? null : this.retirement, this.monitor, this.serverKeepAlives);
 	}

@@ -12,8 +12,8 @@ import java.util.Objects;
 import java.util.function.Predicate;
 
 import io.github.httppool.config.HttpPoolClientProperties;
-import io.github.httppool.pool.HttpPool;
 import io.github.httppool.pool.internal.ConfiguredProxyRoutePlanner;
+import io.github.httppool.pool.internal.ManagedPool;
 import io.github.httppool.pool.internal.Milliseconds;
 import io.github.httppool.pool.internal.PendingLeaseLimiter;
 import io.github.httppool.pool.internal.RouteKey;
@@ -628,9 +628,9 @@ public final class ResolvedClient {
 	 * @return the eviction settings, or {@code null} when {@code eviction.enabled} is
 	 * {@code false}
 	 */
-	public HttpPool.@Nullable Eviction eviction() {
+	public ManagedPool.@Nullable Eviction eviction() {
 		HttpPoolClientProperties.Eviction eviction = this.properties.getEviction();
-		return eviction.isEnabled() ? new HttpPool.Eviction(eviction.getInterval(), eviction.getIdleTimeout()) : null;
+		return eviction.isEnabled() ? new ManagedPool.Eviction(eviction.getInterval(), eviction.getIdleTimeout()) : null;
 	}
 
 	/**
@@ -731,7 +731,7 @@ public final class ResolvedClient {
 		settings.put("keepAlive", Map.of("defaultTimeout", client.getKeepAlive().getDefaultTimeout().toString(),
 				"maxTimeout", client.getKeepAlive().getMaxTimeout().toString(), "safetyMargin",
 				client.getKeepAlive().getSafetyMargin().toString()));
-		HttpPool.Eviction eviction = eviction();
+		ManagedPool.Eviction eviction = eviction();
 		settings.put("eviction", (eviction != null) ? Map.of("interval", eviction.interval().toString(),
 				"idleTimeout", eviction.idleTimeout().toString()) : "disabled");
 		settings.put("retry", Map.of("maxRetries", client.getRetry().getMaxRetries(), "nonIdempotent",

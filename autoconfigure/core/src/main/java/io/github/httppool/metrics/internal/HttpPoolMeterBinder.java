@@ -12,6 +12,7 @@ import io.github.httppool.pool.HttpPools;
 import io.github.httppool.pool.internal.CloseReason;
 import io.github.httppool.pool.internal.LeaseOutcome;
 import io.github.httppool.pool.internal.LeaseReclaim;
+import io.github.httppool.pool.internal.ManagedPool;
 import io.github.httppool.pool.internal.PoolListener;
 import io.github.httppool.pool.internal.PoolMonitor;
 import io.micrometer.core.instrument.Counter;
@@ -94,7 +95,7 @@ public final class HttpPoolMeterBinder implements MeterBinder {
 				PoolingHttpClientConnectionManager::getMaxTotal);
 		gauge(registry, "routes", "Routes (scheme, host, port) the pool currently holds connections or waiting"
 				+ " callers for", tags, manager, (m) -> m.getRoutes().size());
-		PoolMonitor monitor = pool.monitor();
+		PoolMonitor monitor = ManagedPool.of(pool).monitor();
 		if (monitor != null) {
 			monitor.addListener(new MeterListener(registry, tags, manager, this.maxRoutes));
 		}

@@ -34,8 +34,9 @@ public final class ConnectionEvictor extends PoolBackgroundTask {
 	}
 
 	@Override
-	protected void schedule(HttpPool pool, DaemonScheduler scheduler) {
-		HttpPool.Eviction eviction = pool.eviction();
+	protected void schedule(HttpPool httpPool, DaemonScheduler scheduler) {
+		ManagedPool pool = ManagedPool.of(httpPool);
+		ManagedPool.Eviction eviction = pool.eviction();
 		if (eviction != null) {
 			scheduler.scheduleWithFixedDelay(() -> evict(pool), eviction.interval());
 		}
@@ -46,7 +47,7 @@ public final class ConnectionEvictor extends PoolBackgroundTask {
 		}
 	}
 
-	private void refreshAddresses(HttpPool pool) {
+	private void refreshAddresses(ManagedPool pool) {
 		try {
 			pool.refreshAddresses();
 		}
@@ -55,7 +56,7 @@ public final class ConnectionEvictor extends PoolBackgroundTask {
 		}
 	}
 
-	private void evict(HttpPool pool) {
+	private void evict(ManagedPool pool) {
 		try {
 			pool.evict();
 		}

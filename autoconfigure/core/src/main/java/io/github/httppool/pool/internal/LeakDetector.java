@@ -36,7 +36,7 @@ public final class LeakDetector extends PoolBackgroundTask {
 
 	@Override
 	protected void schedule(HttpPool pool, DaemonScheduler scheduler) {
-		PoolMonitor poolMonitor = pool.monitor();
+		PoolMonitor poolMonitor = ManagedPool.of(pool).monitor();
 		Duration threshold = (poolMonitor != null) ? poolMonitor.options().leakDetectionThreshold() : null;
 		if (poolMonitor == null || threshold == null) {
 			return;

@@ -7,6 +7,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 import io.github.httppool.pool.internal.DaemonScheduler;
+import io.github.httppool.pool.internal.ManagedPool;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.apache.hc.core5.http.HttpException;
@@ -68,7 +69,7 @@ public final class KeepWarm implements SmartLifecycle {
 				if (target.minIdle() > 0) {
 					ConnectionPreOpener.Result result;
 					try {
-						result = warmup.preOpener().topUp(target, warmup.pool().serverKeepAlives(), deadline, interval);
+						result = warmup.preOpener().topUp(target, ManagedPool.of(warmup.pool()).serverKeepAlives(), deadline, interval);
 					}
 					catch (HttpException | RuntimeException ex) {
 						result = ConnectionPreOpener.Result.failed(target.minIdle(), ex);

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.Map;
 
 import io.github.httppool.pool.HttpPool;
+import io.github.httppool.pool.internal.ManagedPool;
 import io.github.httppool.pool.internal.PoolMonitor;
 import io.github.httppool.pool.internal.ServerKeepAlives;
 import org.apache.hc.client5.http.HttpRoute;
@@ -94,7 +95,7 @@ class PoolAdvisorReasoningTests {
 			throws Exception {
 		try (PoolingHttpClientConnectionManager manager = PoolingHttpClientConnectionManagerBuilder.create().build();
 				CloseableHttpClient client = HttpClients.custom().setConnectionManager(manager).build()) {
-			HttpPool pool = new HttpPool("default", manager, client, null, null,
+			HttpPool pool = new ManagedPool("default", manager, client, null, null,
 					new PoolMonitor("default", new PoolMonitor.Options("http.pool.", null, null, null, Map.of(), true, true)),
 					new ServerKeepAlives());
 			PoolAdvisor advisor = new PoolAdvisor(pool, new AdvisorSettings(Duration.ofMinutes(15), 10, true, 0.1),

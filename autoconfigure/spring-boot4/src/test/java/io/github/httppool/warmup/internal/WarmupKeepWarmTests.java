@@ -3,6 +3,7 @@ package io.github.httppool.warmup.internal;
 import java.time.Duration;
 
 import io.github.httppool.autoconfigure.HttpPoolAutoConfiguration;
+import io.github.httppool.pool.internal.ManagedPool;
 import io.github.httppool.pool.internal.PoolMonitor;
 import io.github.httppool.testsupport.LoopbackHttpServer;
 import io.github.httppool.testsupport.TestTls;
@@ -50,7 +51,7 @@ class WarmupKeepWarmTests {
 			this.server.await("2 idle connections in the pool",
 					() -> WarmupTestSupport.stats(context, HttpPoolAutoConfiguration.DEFAULT_CLIENT).getAvailable() == 2,
 					Duration.ofSeconds(2));
-			PoolMonitor monitor = WarmupTestSupport.pool(context, HttpPoolAutoConfiguration.DEFAULT_CLIENT).monitor();
+			PoolMonitor monitor = ManagedPool.of(WarmupTestSupport.pool(context, HttpPoolAutoConfiguration.DEFAULT_CLIENT)).monitor();
 			this.server.await("2 pre-opened and 2 re-opened connections counted",
 					() -> monitor.createdConnections() == 4, Duration.ofSeconds(2));
 			assertThat(monitor.connectFailures()).isZero();

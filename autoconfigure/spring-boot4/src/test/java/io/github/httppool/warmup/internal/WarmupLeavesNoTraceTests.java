@@ -9,6 +9,7 @@ import io.github.httppool.autoconfigure.HttpPoolAutoConfiguration;
 import io.github.httppool.autoconfigure.metrics.HttpPoolMetricsAutoConfiguration;
 import io.github.httppool.pool.HttpPool;
 import io.github.httppool.pool.HttpPools;
+import io.github.httppool.pool.internal.ManagedPool;
 import io.github.httppool.testsupport.LoopbackHttpServer;
 import io.github.httppool.testsupport.RecordingObservationHandler;
 import io.github.httppool.testsupport.TestTls;
@@ -66,7 +67,7 @@ class WarmupLeavesNoTraceTests {
 			assertThat(leases(meters, "partner")).isZero();
 			assertThat(created(meters, "default")).isEqualTo(2).isEqualTo(secure.acceptedConnections());
 			assertThat(created(meters, "partner")).isEqualTo(1).isEqualTo(partner.acceptedConnections());
-			assertThat(context.getBean(HttpPools.class).get("default").monitor().leases().values())
+			assertThat(ManagedPool.of(context.getBean(HttpPools.class).get("default")).monitor().leases().values())
 				.allSatisfy((count) -> assertThat(count).isZero());
 			assertThat(routes(meters)).as("no rehearsal route").isSubsetOf(route(secure), route(partner));
 			assertThat(meters.find("http.client.requests").meters()).isEmpty();

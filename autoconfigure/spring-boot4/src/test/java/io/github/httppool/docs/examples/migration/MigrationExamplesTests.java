@@ -7,6 +7,7 @@ import io.github.httppool.config.internal.HttpPoolClients;
 import io.github.httppool.docs.examples.ConfigurationExamples;
 import io.github.httppool.pool.HttpPool;
 import io.github.httppool.pool.HttpPools;
+import io.github.httppool.pool.internal.ManagedPool;
 import io.github.httppool.testsupport.LoopbackHttpServer;
 import org.junit.jupiter.api.Test;
 
@@ -45,8 +46,8 @@ class MigrationExamplesTests {
 			HttpPool pool = context.getBean(HttpPools.class).get("default");
 			assertThat(pool.connectionManager().getMaxTotal()).isEqualTo(100);
 			assertThat(pool.connectionManager().getDefaultMaxPerRoute()).isEqualTo(20);
-			assertThat(pool.eviction()).isNotNull();
-			assertThat(pool.eviction().idleTimeout()).isEqualTo(Duration.ofSeconds(30));
+			assertThat(ManagedPool.of(pool).eviction()).isNotNull();
+			assertThat(ManagedPool.of(pool).eviction().idleTimeout()).isEqualTo(Duration.ofSeconds(30));
 			HttpPoolClientProperties client = context.getBean(HttpPoolClients.class).get("default");
 			assertThat(client.getConnectionRequestTimeout()).isEqualTo(Duration.ofSeconds(3));
 			assertThat(client.getResponseTimeout()).isEqualTo(Duration.ofSeconds(10));

@@ -1,0 +1,290 @@
+package io.github.httppool.pool.internal;
+
+import java.time.Duration;
+import java.util.Collections;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+
+import io.github.httppool.pool.HttpPool;
+import io.github.httppool.pool.HttpPools;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.apache.hc.client5.http.HttpRoute;
+import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
+import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
+import org.apache.hc.core5.io.CloseMode;
+import org.apache.hc.core5.pool.PoolStats;
+import org.apache.hc.core5.util.TimeValue;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.util.Assert;
+
+/**
+ * The starter's {@link HttpPool}: the pool with what observes and maintains it (its
+ * monitor, background eviction, connection retirement and the keep-alive timeouts its
+ * servers announce). Every pool in {@link HttpPools} is one; {@link #of(HttpPool)} gives
+ * the internals of a pool handed out as {@code HttpPool}.
+ */
+public final class ManagedPool implements HttpPool {
+
+	private static final Log logger = LogFactory.getLog(ManagedPool.class);
+
+	private final String name;
+
+	private final PoolingHttpClientConnectionManager connectionManager;
+
+	private final CloseableHttpClient httpClient;
+
+	private final @Nullable Eviction eviction;
+
+	private final @Nullable ConnectionRetirement retirement;
+
+	private final @Nullable PoolMonitor monitor;
+
+	private final ServerKeepAlives serverKeepAlives;
+
+	private final Map<String, Object> details = new ConcurrentHashMap<>();
+
+	/**
+	 * Create a new pool.
+	 * @param name the pool name, for logs and metrics
+	 * @param connectionManager the connection manager that holds the connections
+	 * @param httpClient the client that leases connections from the manager
+	 * @param eviction how idle and expired connections are closed in the background, or
+	 * {@code null} for no background eviction
+	 * @param retirement the retirement marker the connection manager's configuration
+	 * consults, or {@code null} if it consults none
+	 * @param monitor the monitor wired into the connection manager and the client (lease
+	 * timing, connection counts, pool-exhausted errors, leak detection), or {@code null}
+	 * @param serverKeepAlives where the client's keep-alive strategy records the
+	 * keep-alive timeouts servers announce
+	 */
+	public ManagedPool(String name, PoolingHttpClientConnectionManager connectionManager, CloseableHttpClient httpClient,
+			@Nullable Eviction eviction, @Nullable ConnectionRetirement retirement, @Nullable PoolMonitor monitor,
+			ServerKeepAlives serverKeepAlives) {
+		Assert.hasText(name, "'name' must not be empty");
+		Assert.notNull(connectionManager, "'connectionManager' must not be null");
+		Assert.notNull(httpClient, "'httpClient' must not be null");
+		this.name = name;
+		this.connectionManager = connectionManager;
+		this.httpClient = httpClient;
+		this.eviction = eviction;
+		this.retirement = retirement;
+		this.monitor = monitor;
+		this.serverKeepAlives = serverKeepAlives;
+	}
+
+	/**
+	 * Return the starter's pool behind a pool handed out as {@link HttpPool}.
+	 * @param pool a pool from {@link HttpPools}
+	 * @return the pool with its internals
+	 * @throws IllegalArgumentException if the pool is not one the starter made
+	 */
+	public static ManagedPool of(HttpPool pool) {
+		if (pool instanceof ManagedPool managed) {
+			return managed;
+		}
+		throw new IllegalArgumentException("Not a pool of the starter: " + pool);
+	}
+
+	/**
+	 * Return what the pool's servers announced about keep-alive, as its client's
+	 * keep-alive strategy recorded it.
+	 * @return the announcements
+	 */
+	public ServerKeepAlives serverKeepAlives() {
+		return this.serverKeepAlives;
+	}
+
+	/**
+	 * Return the client name.
+	 * @return the name
+	 */
+	@Override
+	public String name() {
+		return this.name;
+	}
+
+	/**
+	 * Return the connection manager that holds this pool's connections.
+	 * @return the connection manager
+	 */
+	@Override
+	public PoolingHttpClientConnectionManager connectionManager() {
+		return this.connectionManager;
+	}
+
+	/**
+	 * Return the HTTP client that leases connections from this pool.
+	 * @return the HTTP client
+	 */
+	@Override
+	public CloseableHttpClient httpClient() {
+		return this.httpClient;
+	}
+
+	/**
+	 * Return how idle and expired connections are closed in the background.
+	 * @return the eviction settings or {@code null} when background eviction is off
+	 */
+	public @Nullable Eviction eviction() {
+		return this.eviction;
+	}
+
+	/**
+	 * Return the monitor that observes this pool.
+	 * @return the monitor, or {@code null} if the pool is not monitored
+	 */
+	public @Nullable PoolMonitor monitor() {
+		return this.monitor;
+	}
+
+	/**
+	 * Set a detail that the health contributor and the actuator endpoint show for this
+	 * pool, such as the outcome of the last warm-up. Values should be simple: strings,
+	 * numbers, booleans, lists and maps of those.
+	 * @param key the detail's name, for instance {@code warmup}
+	 * @param value the value, or {@code null} to remove the detail
+	 */
+	@Override
+	public void setDetail(String key, @Nullable Object value) {
+		if (value != null) {
+			this.details.put(key, value);
+		}
+		else {
+			this.details.remove(key);
+		}
+	}
+
+	/**
+	 * Return the details other components contributed with
+	 * {@link #setDetail(String, Object)}.
+	 * @return a snapshot of the details, sorted by name
+	 */
+	@Override
+	public Map<String, Object> details() {
+		return Collections.unmodifiableMap(new TreeMap<>(this.details));
+	}
+
+	/**
+	 * Return the pool's figures across all routes.
+	 * @return leased, available, pending and max connections
+	 */
+	@Override
+	public PoolStats totalStats() {
+		return this.connectionManager.getTotalStats();
+	}
+
+	/**
+	 * Close expired connections and connections idle longer than the eviction's idle
+	 * timeout, then forget what is kept per route and per host for routes the pool no
+	 * longer holds (server keep-alive announcements, per-route meters). Does nothing for
+	 * a pool without eviction.
+	 */
+	public void evict() {
+		if (this.monitor != null) {
+			this.monitor.reclaimUnreachable();
+		}
+		Eviction eviction = this.eviction;
+		if (eviction != null && !this.connectionManager.isClosed()) {
+			this.connectionManager.closeExpired();
+			this.connectionManager.closeIdle(TimeValue.ofMilliseconds(eviction.idleTimeout().toMillis()));
+			long routesReadAt = System.nanoTime();
+			Set<HttpRoute> routes = this.connectionManager.getRoutes();
+			this.serverKeepAlives.retain(routes, routesReadAt);
+			if (this.monitor != null) {
+				this.monitor.routesRetained(routes);
+			}
+		}
+	}
+
+	/**
+	 * Resolve the hosts the pool holds connections to again and retire connections to
+	 * addresses that left or that hold more than their share; does nothing for a pool
+	 * without an {@link AddressBalancer}.
+	 * @see AddressBalancer#refresh()
+	 */
+	public void refreshAddresses() {
+		AddressBalancer addresses = (this.monitor != null) ? this.monitor.addresses() : null;
+		if (addresses != null && !this.connectionManager.isClosed()) {
+			addresses.refresh();
+		}
+	}
+
+	/**
+	 * Close every idle connection now and make every leased one close when it is
+	 * released, so that all later requests use new connections: for a certificate
+	 * rotation, or a DNS or blue-green cut-over. Leased connections are retired only if
+	 * the pool was created with a {@link ConnectionRetirement}.
+	 */
+	@Override
+	public void retireConnections() {
+		if (this.monitor != null) {
+			this.monitor.retiring();
+		}
+		if (this.retirement != null) {
+			this.retirement.retireNow();
+		}
+		if (!this.connectionManager.isClosed()) {
+			this.connectionManager.closeIdle(TimeValue.ZERO_MILLISECONDS);
+		}
+	}
+
+	/**
+	 * Return whether the pool has been closed.
+	 * @return whether the pool is closed
+	 */
+	@Override
+	public boolean isClosed() {
+		return this.connectionManager.isClosed();
+	}
+
+	/**
+	 * Close the HTTP client and every pooled connection.
+	 */
+	@Override
+	public void close() {
+		if (this.connectionManager.isClosed()) {
+			return;
+		}
+		if (logger.isDebugEnabled()) {
+			logger.debug("Closing HTTP connection pool '" + this.name + "' " + totalStats());
+		}
+		this.httpClient.close(CloseMode.GRACEFUL);
+		this.connectionManager.close(CloseMode.GRACEFUL);
+	}
+
+	@Override
+	public String toString() {
+		return "HttpPool[" + this.name + "]";
+	}
+
+	/**
+	 * How a pool's idle and expired connections are closed in the background.
+	 *
+	 * @param interval how often the pool is checked
+	 * @param idleTimeout idle time after which a connection is closed
+	 */
+	public record Eviction(Duration interval, Duration idleTimeout) {
+
+		/**
+		 * Create a new instance.
+		 * @param interval how often the pool is checked
+		 * @param idleTimeout idle time after which a connection is closed
+		 */
+		public Eviction {
+			Assert.isTrue(isPositive(interval), "'interval' must be positive");
+			Assert.isTrue(isPositive(idleTimeout), "'idleTimeout' must be positive");
+			interval = Milliseconds.roundUp(interval);
+			idleTimeout = Milliseconds.roundUp(idleTimeout);
+		}
+
+		private static boolean isPositive(Duration duration) {
+			return !duration.isNegative() && !duration.isZero();
+		}
+
+	}
+
+}
