@@ -90,6 +90,16 @@ class PackageRulesTests {
 	}
 
 	@Test
+	void thePublicPoolApiDependsOnNoInternalPackage() {
+		noClasses().that()
+			.resideInAPackage("io.github.httppool.pool")
+			.should()
+			.dependOnClassesThat()
+			.resideInAPackage("io.github.httppool..internal..")
+			.check(classes);
+	}
+
+	@Test
 	void thePoolUsesNoAutoConfigurationOrBinding() {
 		noClasses().that()
 			.resideInAPackage("io.github.httppool.pool..")
