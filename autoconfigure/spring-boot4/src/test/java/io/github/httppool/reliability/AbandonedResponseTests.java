@@ -96,6 +96,17 @@ class AbandonedResponseTests {
 	}
 
 	@Test
+	void aRequestThatMakesManyCallsStillReclaimsTheOneItLeftOpen() throws Exception {
+		try (ConfigurableApplicationContext gateway = startGateway()) {
+			assertThat(get(gateway, "/leak-then-call-40-times").body()).isEqualTo("upstream said 200, 40 more calls");
+			HttpPool pool = defaultPool(gateway);
+			awaitNoLease(pool);
+			assertThat(ManagedPool.of(pool).monitor().reclaimedLeases()).containsEntry(LeaseReclaim.REQUEST_END, 1L);
+			assertThat(this.upstream.requestCount("/resource")).isEqualTo(41);
+		}
+	}
+
+	@Test
 	void anAsynchronousRequestReclaimsWhenItCompletes(CapturedOutput output) throws Exception {
 		try (ConfigurableApplicationContext gateway = startGateway("http.pool.leak-detection-threshold=10s")) {
 			for (int i = 0; i < 6; i++) {
@@ -229,6 +240,15 @@ class AbandonedResponseTests {
 				.uri(this.upstream + "/resource")
 				.exchange((request, received) -> received, false);
 			return "upstream said " + response.getStatusCode().value();
+		}
+
+		@GetMapping("/leak-then-call-40-times")
+		String leakThenCall() throws Exception {
+			String answer = leak();
+			for (int i = 0; i < 40; i++) {
+				this.restClient.get().uri(this.upstream + "/resource").retrieve().toBodilessEntity();
+			}
+			return answer + ", 40 more calls";
 		}
 
 		@GetMapping("/leak-async")

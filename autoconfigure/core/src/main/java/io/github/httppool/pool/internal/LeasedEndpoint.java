@@ -60,6 +60,14 @@ final class LeasedEndpoint extends ConnectionEndpoint {
 		return response;
 	}
 
+	/**
+	 * Forget the last response once the lease has ended, so that a scope holding this
+	 * endpoint until its inbound request completes does not keep the response too.
+	 */
+	void ended() {
+		this.response = null;
+	}
+
 	private void checkLeased() {
 		if (this.lease.isEnded()) {
 			throw new ConnectionShutdownException();

@@ -74,6 +74,7 @@ final class MonitoredConnectionManager implements HttpClientConnectionManager, C
 			if (!this.monitor.released(leased.lease)) {
 				return;
 			}
+			leased.ended();
 			pooled = leased.pooled;
 		}
 		PoolMonitor.ThreadState thread = PoolMonitor.threadState.get();

@@ -17,6 +17,12 @@ import org.jspecify.annotations.Nullable;
  */
 public final class ResponseScope {
 
+	/**
+	 * How many leases the scope holds before it forgets those already ended, so that an
+	 * inbound request that makes many calls does not hold them all.
+	 */
+	private static final int PRUNE_SIZE = 16;
+
 	private @Nullable List<LeasedEndpoint> endpoints;
 
 	private boolean closed;
@@ -43,12 +49,16 @@ public final class ResponseScope {
 	}
 
 	synchronized void add(LeasedEndpoint endpoint) {
-		if (!this.closed) {
-			if (this.endpoints == null) {
-				this.endpoints = new ArrayList<>(4);
-			}
-			this.endpoints.add(endpoint);
+		if (this.closed) {
+			return;
 		}
+		if (this.endpoints == null) {
+			this.endpoints = new ArrayList<>(4);
+		}
+		else if (this.endpoints.size() >= PRUNE_SIZE) {
+			this.endpoints.removeIf((leased) -> leased.lease.isEnded());
+		}
+		this.endpoints.add(endpoint);
 	}
 
 	/**
