@@ -191,13 +191,17 @@ public final class ClientPathBenchmark {
 			workers.add(worker);
 			worker.start();
 		}
+		com.sun.management.OperatingSystemMXBean process = (com.sun.management.OperatingSystemMXBean) ManagementFactory
+			.getOperatingSystemMXBean();
 		long began = System.nanoTime();
+		long processCpuBefore = process.getProcessCpuTime();
 		deadline[0] = began + duration.toNanos();
 		start.countDown();
 		for (Thread worker : workers) {
 			worker.join();
 		}
 		long elapsed = System.nanoTime() - began;
+		long processCpu = process.getProcessCpuTime() - processCpuBefore;
 		if (failed.get()) {
 			throw new IllegalStateException("a call failed; see the stack trace above");
 		}
@@ -212,26 +216,31 @@ public final class ClientPathBenchmark {
 			cpuTotal += cpu[t];
 			bytesTotal += allocated[t];
 		}
-		return new Sample(cpuTotal / 1000.0 / total, (double) bytesTotal / total, total * 1e9 / elapsed);
+		return new Sample(cpuTotal / 1000.0 / total, processCpu / 1000.0 / total, (double) bytesTotal / total,
+				total * 1e9 / elapsed);
 	}
 
 	private static void print(Map<String, List<Sample>> samples, long connections) {
 		List<Sample> starter = samples.get(STARTER);
-		System.out.printf(Locale.ROOT, "%n%-34s %-24s %-24s %-22s %s%n", "variant", "CPU us/call", "bytes/call",
-				"calls/s", "CPU vs starter, per round");
+		System.out.printf(Locale.ROOT, "%n%-34s %-24s %-24s %-24s %-22s %-26s %s%n", "variant", "CPU us/call",
+				"process CPU us/call", "bytes/call", "calls/s", "CPU vs starter, per round", "process CPU vs starter");
 		samples.forEach((name, list) -> {
 			double[] ratios = new double[list.size()];
+			double[] processRatios = new double[list.size()];
 			for (int r = 0; r < list.size(); r++) {
 				ratios[r] = list.get(r).cpuMicros() / starter.get(r).cpuMicros();
+				processRatios[r] = list.get(r).processCpuMicros() / starter.get(r).processCpuMicros();
 			}
-			System.out.printf(Locale.ROOT, "%-34s %-24s %-24s %-22s %s%n", name,
-					spread(values(list, Sample::cpuMicros), "%.1f"), spread(values(list, Sample::bytes), "%.0f"),
-					spread(values(list, Sample::callsPerSecond), "%.0f"), spread(ratios, "%.3f"));
+			System.out.printf(Locale.ROOT, "%-34s %-24s %-24s %-24s %-22s %-26s %s%n", name,
+					spread(values(list, Sample::cpuMicros), "%.1f"),
+					spread(values(list, Sample::processCpuMicros), "%.1f"), spread(values(list, Sample::bytes), "%.0f"),
+					spread(values(list, Sample::callsPerSecond), "%.0f"), spread(ratios, "%.3f"),
+					spread(processRatios, "%.3f"));
 		});
 		System.out.printf(Locale.ROOT,
-				"median [min-max] over the rounds; CPU and bytes are the calling threads' own, per call (the"
-						+ " upstream's threads, the pools' background threads and GC are not counted). CPU vs"
-						+ " starter: the variant's CPU per call over the starter's in the same round. The upstream"
+				"median [min-max] over the rounds; CPU and bytes are the calling threads' own, per call; process CPU"
+						+ " is the whole JVM's over the round (upstream, pools' background threads and GC included)"
+						+ " per call. Ratios: the variant's figure over the starter's in the same round. The upstream"
 						+ " accepted %d connections in all.%n",
 				connections);
 	}
@@ -279,7 +288,7 @@ public final class ClientPathBenchmark {
 
 	}
 
-	private record Sample(double cpuMicros, double bytes, double callsPerSecond) {
+	private record Sample(double cpuMicros, double processCpuMicros, double bytes, double callsPerSecond) {
 
 	}
 
