@@ -18,7 +18,8 @@ import io.github.httppool.pool.internal.Milliseconds;
 import io.github.httppool.pool.internal.SpringBootHttpClientFeatures;
 import io.github.httppool.warmup.HttpPoolWarmer;
 import io.github.httppool.warmup.internal.KeepWarm;
-import io.github.httppool.warmup.internal.PoolWarmup;
+import io.github.httppool.warmup.internal.WarmupRunner.PoolWarmup;
+import io.github.httppool.warmup.internal.WarmupRunner.Settings;
 import io.github.httppool.warmup.internal.RehearsalRun;
 import io.github.httppool.warmup.internal.WarmupRunner;
 import org.apache.commons.logging.LogFactory;
@@ -131,7 +132,7 @@ public final class HttpPoolWarmupAutoConfiguration {
 	}
 
 	private static PoolWarmup warmup(ResolvedClient client, HttpPool pool, PooledClients pooledClients) {
-		PoolWarmup.Settings settings = new PoolWarmup.Settings(client.warmup().failOnError(),
+		Settings settings = new Settings(client.warmup().failOnError(),
 				Milliseconds.roundUp(client.keepWarmInterval()),
 				client.propertyPrefix() + "warmup.");
 		return new PoolWarmup(pool, client.routePlanner(), client.warmupTargets(), settings,

@@ -71,10 +71,8 @@ final class ConnectionPreOpener {
 		return this.connectionManager.isClosed() ? null : this.connectionManager.getStats(route);
 	}
 
-	/**
-	 * Lease up to {@code wanted} endpoints, connect the closed ones ({@code replaceOpen}:
-	 * all) on the executor; the function waits for the connects until its deadline.
-	 */
+	// Leases up to wanted endpoints and connects the closed ones (replaceOpen: all) on the
+	// executor; the function returned waits for the connects until its deadline.
 	LongFunction<Result> start(WarmupTarget target, int wanted, long deadlineNanos, Executor executor, Duration keepAlive,
 			boolean replaceOpen) {
 		long start = System.nanoTime();
@@ -144,13 +142,10 @@ final class ConnectionPreOpener {
 		};
 	}
 
-	/**
-	 * Top a target's idle connections up to {@code min-idle} while no request uses its
-	 * route. Where the server announced a keep-alive timeout, idle connections are left
-	 * alone (touching them would outlive the server's timer) but all replaced when some
-	 * are missing or would expire before the next check; otherwise they are leased (which
-	 * checks them) and the missing ones opened.
-	 */
+	// Where the server announced a keep-alive timeout, idle connections are left alone
+	// (touching them would outlive the server's timer) but all replaced when some are
+	// missing or would expire before the next check; otherwise they are leased (which
+	// checks them) and the missing ones opened.
 	Result topUp(WarmupTarget target, ServerKeepAlives serverKeepAlives, long deadline, Duration interval)
 			throws HttpException {
 		int minIdle = target.minIdle();
@@ -214,7 +209,6 @@ final class ConnectionPreOpener {
 		}
 	}
 
-	/** Release an endpoint; a {@code null} keep-alive closes it. */
 	private void release(ConnectionEndpoint endpoint, @Nullable TimeValue keepAlive) {
 		try {
 			this.connectionManager.release(endpoint, null, keepAlive);
@@ -225,13 +219,8 @@ final class ConnectionPreOpener {
 	}
 
 	/**
-	 * What opening connections to a target did.
-	 *
-	 * @param connections wanted, opened and already open, and the time it took
-	 * @param stillConnecting connects still running at the deadline
-	 * @param notAttempted connections for which the pool had no room
-	 * @param skipped why the target was skipped, or {@code null}
-	 * @param failure the first failure, or {@code null}
+	 * What opening connections to a target did: connects still running at the deadline,
+	 * connections the pool had no room for, why the target was skipped, the first failure.
 	 */
 	record Result(WarmupOutcome.Connections connections, int stillConnecting, int notAttempted,
 			@Nullable String skipped, @Nullable Throwable failure) {
@@ -245,7 +234,6 @@ final class ConnectionPreOpener {
 					null);
 		}
 
-		/** What went wrong, as reported, or {@code null}. */
 		@Nullable String problem(Duration budget) {
 			int open = this.connections.alreadyOpen() + this.connections.opened();
 			int wanted = this.connections.requested();
@@ -253,12 +241,12 @@ final class ConnectionPreOpener {
 				return null;
 			}
 			if (this.failure != null) {
-				String failure = Failures.describe(this.failure);
+				String failure = WarmupRunner.describe(this.failure);
 				return (open > 0) ? failure + " (" + open + " of " + wanted + " connections open)" : failure;
 			}
 			if (this.stillConnecting > 0) {
 				return this.stillConnecting + " of " + wanted + " connections were still connecting when the warm-up"
-						+ " budget of " + Failures.format(budget) + " ran out";
+						+ " budget of " + WarmupRunner.format(budget) + " ran out";
 			}
 			return (open < wanted) ? "only " + open + " of " + wanted + " connections could be opened: the pool's"
 					+ " limits (max-per-route, max-total) or the budget left no room for more" : null;

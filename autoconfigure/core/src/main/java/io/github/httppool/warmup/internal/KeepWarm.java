@@ -8,6 +8,7 @@ import java.util.concurrent.TimeUnit;
 
 import io.github.httppool.pool.internal.DaemonScheduler;
 import io.github.httppool.pool.internal.ManagedPool;
+import io.github.httppool.warmup.internal.WarmupRunner.PoolWarmup;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.apache.hc.core5.http.HttpException;
@@ -31,8 +32,8 @@ public final class KeepWarm implements SmartLifecycle {
 	private final Map<List<Object>, String> failures = new ConcurrentHashMap<>();
 
 	/**
-	 * Create a new instance.
-	 * @param warmups the warm-ups whose targets with {@code min-idle} are kept warm
+	 * Keep the targets with a {@code min-idle} of the given warm-ups warm.
+	 * @param warmups the warm-ups
 	 */
 	public KeepWarm(List<PoolWarmup> warmups) {
 		this.warmups = warmups.stream()
@@ -69,7 +70,8 @@ public final class KeepWarm implements SmartLifecycle {
 				if (target.minIdle() > 0) {
 					ConnectionPreOpener.Result result;
 					try {
-						result = warmup.preOpener().topUp(target, ManagedPool.of(warmup.pool()).serverKeepAlives(), deadline, interval);
+						result = warmup.preOpener()
+							.topUp(target, ManagedPool.of(warmup.pool()).serverKeepAlives(), deadline, interval);
 					}
 					catch (HttpException | RuntimeException ex) {
 						result = ConnectionPreOpener.Result.failed(target.minIdle(), ex);
@@ -83,11 +85,11 @@ public final class KeepWarm implements SmartLifecycle {
 		}
 	}
 
-	/** Log a top-up: a WARN once when a target fails, an INFO when it recovers. */
+	// A WARN once when a target fails, an INFO when it recovers.
 	private void log(PoolWarmup warmup, WarmupTarget target, ConnectionPreOpener.Result result) {
 		String prefix = "HTTP pool '" + warmup.pool().name() + "': keep-warm ";
 		List<Object> key = List.of(warmup.preOpener(), target);
-		String failure = (result.failure() != null) ? Failures.describe(result.failure()) : null;
+		String failure = (result.failure() != null) ? WarmupRunner.describe(result.failure()) : null;
 		if (result.skipped() != null) {
 			logger.debug(prefix + "skipped " + target.displayName() + ": " + result.skipped());
 		}

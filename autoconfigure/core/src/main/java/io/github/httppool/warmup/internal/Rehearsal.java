@@ -1,15 +1,33 @@
 package io.github.httppool.warmup.internal;
 
+import java.io.IOException;
 import java.lang.reflect.RecordComponent;
+import java.net.InetAddress;
+import java.net.URL;
+import java.security.GeneralSecurityException;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.LongSupplier;
+
+import javax.net.ssl.SSLContext;
 
 import io.github.httppool.warmup.HttpPoolWarmer;
 import io.micrometer.observation.ObservationRegistry;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.apache.hc.core5.http.ClassicHttpRequest;
+import org.apache.hc.core5.http.ClassicHttpResponse;
+import org.apache.hc.core5.http.ContentType;
+import org.apache.hc.core5.http.impl.bootstrap.HttpServer;
+import org.apache.hc.core5.http.impl.bootstrap.ServerBootstrap;
+import org.apache.hc.core5.http.io.entity.ByteArrayEntity;
+import org.apache.hc.core5.http.io.entity.EntityUtils;
+import org.apache.hc.core5.http.io.entity.StringEntity;
+import org.apache.hc.core5.http.protocol.HttpContext;
+import org.apache.hc.core5.io.CloseMode;
+import org.apache.hc.core5.ssl.SSLContexts;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.BeanUtils;
@@ -18,7 +36,7 @@ import org.springframework.web.client.RestClient;
 import org.springframework.web.client.RestClientException;
 
 /**
- * Sends rehearsal requests to a {@link RehearsalServer} through a client made like the
+ * Sends rehearsal requests to a {@link Server} through a client made like the
  * application's, so that the request path is loaded and compiled before the first real
  * call: a JSON {@code GET} and {@code POST}, a text {@code GET} and a JSON round trip per
  * application type, every other connection's worth without observations; text only
@@ -46,27 +64,24 @@ final class Rehearsal {
 	Rehearsal(RestClient client, String baseUrl, List<Class<?>> types) {
 		this.observed = client;
 		this.unobserved = client.mutate().observationRegistry(ObservationRegistry.NOOP).build();
-		this.baseUrl = baseUrl + RehearsalServer.PATH_PREFIX;
+		this.baseUrl = baseUrl + Server.PATH_PREFIX;
 		this.types = List.copyOf(types);
 		this.instances = new Object[types.size()];
 	}
 
-	/**
-	 * Send up to {@code requests} requests until the deadline, then one that closes the
-	 * connection.
-	 */
+	// Up to the given requests until the deadline, then one that closes the connection.
 	Outcome run(int requests, LongSupplier deadlineNanos) {
 		long start = System.nanoTime();
 		int completed = 0;
 		String failure = null;
 		try {
 			for (int i = 0; i < requests && deadlineNanos.getAsLong() - System.nanoTime() > 0; i++) {
-				step(i, ((i / RehearsalServer.REQUESTS_PER_CONNECTION) % 2 == 0) ? this.observed : this.unobserved);
+				step(i, ((i / Server.REQUESTS_PER_CONNECTION) % 2 == 0) ? this.observed : this.unobserved);
 				completed++;
 			}
 		}
 		catch (RuntimeException ex) {
-			failure = Failures.describe(ex);
+			failure = WarmupRunner.describe(ex);
 		}
 		try {
 			get(this.observed, "close").retrieve().toBodilessEntity();
@@ -102,12 +117,10 @@ final class Rehearsal {
 		}
 	}
 
-	/**
-	 * Read a type from an empty JSON document (which builds its deserializer even when
-	 * that makes no instance), then write an instance read and read it back. A record
-	 * that an empty document cannot give (a primitive component) is made with zeros and
-	 * nulls instead, so that reading it back calls its constructor as a response does.
-	 */
+	// Read a type from an empty JSON document (which builds its deserializer even when that
+	// makes no instance), then write an instance read and read it back. A record that an
+	// empty document cannot give (a primitive component) is made with zeros and nulls
+	// instead, so that reading it back calls its constructor as a response does.
 	private void roundTrip(RestClient client, int index) {
 		Class<?> type = this.types.get(index);
 		Object instance = this.instances[index];
@@ -123,7 +136,6 @@ final class Rehearsal {
 		}
 	}
 
-	/** The record with zero, false and null components, {@code null} for another type or one it refuses. */
 	private static @Nullable Object emptyRecord(Class<?> type) {
 		if (!type.isRecord()) {
 			return null;
@@ -171,6 +183,76 @@ final class Rehearsal {
 	}
 
 	record Detail(String code, double rate) {
+
+	}
+
+	/**
+	 * The rehearsal's upstream: HttpCore's HTTP/1.1 server on {@code 127.0.0.1}, over TLS
+	 * when given a context. It echoes bodies, answers {@code items} and {@code types} with
+	 * JSON, the rest with text, and closes every {@value #REQUESTS_PER_CONNECTION}th
+	 * connection so that connecting is rehearsed too.
+	 */
+	static final class Server implements AutoCloseable {
+
+		static final String PATH_PREFIX = "/http-pool-warmup/";
+
+		static final int REQUESTS_PER_CONNECTION = 50;
+
+		private static final String ITEM = "{\"id\":42,\"name\":\"rehearsal\",\"amount\":1234.5,\"count\":3,"
+				+ "\"active\":true,\"tags\":[\"warm\",\"up\"],\"detail\":{\"code\":\"EUR\",\"rate\":0.125}}";
+
+		private final HttpServer server;
+
+		private final String scheme;
+
+		private final AtomicInteger requests = new AtomicInteger();
+
+		Server(@Nullable SSLContext tls) throws IOException {
+			this.scheme = (tls != null) ? "https" : "http";
+			this.server = ServerBootstrap.bootstrap()
+				.setLocalAddress(InetAddress.getLoopbackAddress())
+				.setListenerPort(0)
+				.setSslContext(tls)
+				.setRequestRouter((request, context) -> this::handle)
+				.create();
+			this.server.start();
+		}
+
+		/** Both ends' TLS: a key shipped for the loopback rehearsal only, not a secret. */
+		static SSLContext tls() throws IOException, GeneralSecurityException {
+			URL store = Server.class.getResource("/io/github/httppool/warmup/rehearsal.p12");
+			char[] password = "rehearsal".toCharArray();
+			return SSLContexts.custom()
+				.setKeyStoreType("PKCS12")
+				.loadKeyMaterial(store, password, password)
+				.loadTrustMaterial(store, password)
+				.build();
+		}
+
+		String baseUrl() {
+			return this.scheme + "://127.0.0.1:" + this.server.getLocalPort();
+		}
+
+		int requests() {
+			return this.requests.get();
+		}
+
+		private void handle(ClassicHttpRequest request, ClassicHttpResponse response, HttpContext context)
+				throws IOException {
+			String path = request.getPath().substring(PATH_PREFIX.length());
+			byte[] body = (request.getEntity() != null) ? EntityUtils.toByteArray(request.getEntity()) : new byte[0];
+			response.setEntity((body.length > 0) ? new ByteArrayEntity(body, ContentType.APPLICATION_JSON)
+					: path.startsWith("items") ? new StringEntity(ITEM, ContentType.APPLICATION_JSON)
+							: path.startsWith("types") ? new StringEntity("{}", ContentType.APPLICATION_JSON)
+									: new StringEntity("rehearsal", ContentType.create("text/plain", "UTF-8")));
+			boolean close = this.requests.incrementAndGet() % REQUESTS_PER_CONNECTION == 0 || path.startsWith("close");
+			response.setHeader(close ? "Connection" : "Keep-Alive", close ? "close" : "timeout=5");
+		}
+
+		@Override
+		public void close() {
+			this.server.close(CloseMode.IMMEDIATE);
+		}
 
 	}
 

@@ -71,7 +71,7 @@ public final class RehearsalRun {
 		runs.computeIfAbsent(plan, (key) -> new RehearsalRun(plan, budget, clients, true));
 	}
 
-	/** Start the plan's rehearsal unless this JVM ran it already; join one started early. */
+	// Joins a run started early.
 	static RehearsalRun start(Plan plan, Duration budget, ClientFactory clients) {
 		RehearsalRun run = runs.computeIfAbsent(plan, (key) -> new RehearsalRun(plan, budget, clients, false));
 		run.join(clients, budget);
@@ -89,7 +89,6 @@ public final class RehearsalRun {
 		}
 	}
 
-	/** Stop sending requests at {@code stopNanos}, wait until {@code waitNanos}. */
 	WarmupOutcome.RehearsalResult await(long stopNanos, long waitNanos) {
 		this.deadline.accumulateAndGet(stopNanos, (current, given) -> (given - current < 0) ? given : current);
 		try {
@@ -104,11 +103,10 @@ public final class RehearsalRun {
 		return new WarmupOutcome.RehearsalResult(0, Duration.ZERO);
 	}
 
-	/** Rehearse over HTTP, then over TLS if the plan says so, on one throw-away client. */
 	private Rehearsal.Outcome run(ClientFactory clients, List<Class<?>> types, int requests, boolean tls) {
 		long start = System.nanoTime();
 		try {
-			SSLContext context = tls ? RehearsalServer.tls() : null;
+			SSLContext context = tls ? Rehearsal.Server.tls() : null;
 			return clients.withClient(context, (client) -> {
 				Rehearsal.Outcome outcome = run(client, null, types, requests);
 				return (context != null && outcome.failure() == null && outcome.skipped() == null)
@@ -116,13 +114,13 @@ public final class RehearsalRun {
 			});
 		}
 		catch (Exception ex) {
-			return new Rehearsal.Outcome(0, Duration.ofNanos(System.nanoTime() - start), null, Failures.describe(ex));
+			return new Rehearsal.Outcome(0, Duration.ofNanos(System.nanoTime() - start), null, WarmupRunner.describe(ex));
 		}
 	}
 
 	private Rehearsal.Outcome run(RestClient client, @Nullable SSLContext tls, List<Class<?>> types, int requests)
 			throws IOException {
-		try (RehearsalServer server = new RehearsalServer(tls)) {
+		try (Rehearsal.Server server = new Rehearsal.Server(tls)) {
 			return new Rehearsal(client, server.baseUrl(), types).run(requests, this.deadline::get);
 		}
 	}
@@ -143,11 +141,8 @@ public final class RehearsalRun {
 	}
 
 	/**
-	 * What the rehearsal covers, for all clients together.
-	 *
-	 * @param requests the number of requests, over HTTP and again over TLS
-	 * @param types application types read and written as JSON
-	 * @param tls whether TLS is rehearsed too
+	 * What the rehearsal covers, for all clients together: the requests, over HTTP and
+	 * again over TLS if {@code tls}, and the application types read and written as JSON.
 	 */
 	public record Plan(int requests, List<Class<?>> types, boolean tls) {
 
@@ -160,14 +155,8 @@ public final class RehearsalRun {
 	 */
 	public interface ClientFactory {
 
-		/**
-		 * Create a client on a new pool, hand it to the rehearsal, then close the pool.
-		 * @param <T> what the rehearsal returns
-		 * @param tls the client's TLS context, trusting only the rehearsal, or {@code null}
-		 * @param rehearsal uses the client
-		 * @return what the rehearsal returned
-		 * @throws Exception if the client cannot be created or the rehearsal failed
-		 */
+		// A client on a new pool (TLS trusting only the rehearsal, if given), handed to the
+		// rehearsal; the pool is closed after.
 		<T> T withClient(@Nullable SSLContext tls, ThrowingFunction<RestClient, T> rehearsal) throws Exception;
 
 	}

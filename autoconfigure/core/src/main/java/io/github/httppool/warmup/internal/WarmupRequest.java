@@ -10,12 +10,6 @@ import java.util.Locale;
  */
 public record WarmupRequest(String method, String path) {
 
-	/**
-	 * Parse {@code METHOD path}.
-	 * @param text the request, such as {@code HEAD /health} or {@code GET status}
-	 * @return the request
-	 * @throws IllegalArgumentException with a message that says what is expected
-	 */
 	public static WarmupRequest parse(String text) {
 		String trimmed = text.trim();
 		int space = trimmed.indexOf(' ');

@@ -8,20 +8,26 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.LongFunction;
+import java.util.function.Supplier;
 
+import io.github.httppool.pool.HttpPool;
 import io.github.httppool.warmup.HttpPoolWarmer;
 import io.github.httppool.warmup.WarmupFailedException;
 import io.github.httppool.warmup.WarmupOutcome;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.apache.hc.client5.http.routing.HttpRoutePlanner;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.core.NestedExceptionUtils;
 import org.springframework.http.HttpMethod;
 import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
 import org.springframework.web.client.RestClient;
@@ -45,8 +51,9 @@ public final class WarmupRunner implements HttpPoolWarmer {
 	private final Map<String, WarmupOutcome> outcomes = Collections.synchronizedMap(new LinkedHashMap<>());
 
 	/**
-	 * Create the warm-up of an application's pools and start the rehearsal, if any.
-	 * @param warmups the warm-ups of the pools, the default client's first
+	 * Create the warm-up of an application's pools (the default client's first) and start
+	 * the rehearsal, if any.
+	 * @param warmups the warm-ups of the pools
 	 * @param budget the maximum time the whole warm-up may add to start-up
 	 * @param rehearsal what to rehearse, or {@code null} for no rehearsal
 	 * @param clients creates the rehearsal's throw-away client
@@ -98,7 +105,7 @@ public final class WarmupRunner implements HttpPoolWarmer {
 				results.add(outcome);
 			}
 			for (int i = 0; i < results.size(); i++) {
-				PoolWarmup.Settings settings = this.warmups.get(i).settings();
+				Settings settings = this.warmups.get(i).settings();
 				if (settings.failOnError() && !results.get(i).successful()) {
 					throw new WarmupFailedException(results.get(i), settings.propertyPrefix() + "fail-on-error");
 				}
@@ -123,10 +130,6 @@ public final class WarmupRunner implements HttpPoolWarmer {
 		}
 	}
 
-	/**
-	 * Return the warm-ups of the pools.
-	 * @return the warm-ups
-	 */
 	public List<PoolWarmup> warmups() {
 		return this.warmups;
 	}
@@ -157,7 +160,7 @@ public final class WarmupRunner implements HttpPoolWarmer {
 		for (WarmupRequest request : target.requests()) {
 			long remaining = deadline - System.nanoTime();
 			if (remaining <= 0) {
-				problems.add(request + " not sent: the warm-up budget of " + Failures.format(this.budget) + " ran out");
+				problems.add(request + " not sent: the warm-up budget of " + format(this.budget) + " ran out");
 				continue;
 			}
 			Future<Integer> status = executor.submit(() -> client.method(HttpMethod.valueOf(request.method()))
@@ -177,8 +180,8 @@ public final class WarmupRunner implements HttpPoolWarmer {
 					Thread.currentThread().interrupt();
 				}
 				problems.add(request + ((ex instanceof TimeoutException)
-						? " no response within the warm-up budget of " + Failures.format(this.budget)
-						: " no response: " + Failures.describe(ex)));
+						? " no response within the warm-up budget of " + format(this.budget)
+						: " no response: " + describe(ex)));
 			}
 		}
 		return sent;
@@ -210,6 +213,52 @@ public final class WarmupRunner implements HttpPoolWarmer {
 				+ ((connections.alreadyOpen() > 0) ? " (" + connections.alreadyOpen() + " already open)" : "")
 				+ ((requests > 0) ? ", " + requests + " warm-up request" + ((requests == 1) ? "" : "s") : "")
 				+ ((failures == 0) ? ", no failures" : ", " + failures + " failure" + ((failures == 1) ? "" : "s"));
+	}
+
+	// One line: type, message and a root cause that adds something.
+	static String describe(Throwable failure) {
+		Throwable top = failure;
+		while ((top instanceof CompletionException || top instanceof ExecutionException) && top.getCause() != null) {
+			top = top.getCause();
+		}
+		Throwable root = NestedExceptionUtils.getMostSpecificCause(top);
+		String description = text(top);
+		return (root != top && root.getMessage() != null && !description.contains(root.getMessage()))
+				? description + " (caused by " + text(root) + ")" : description;
+	}
+
+	private static String text(Throwable failure) {
+		String message = failure.getMessage();
+		String type = failure.getClass().getSimpleName();
+		return (message != null && !message.isBlank()) ? type + ": " + message : type;
+	}
+
+	// A duration as configured: 5s, 700ms.
+	static String format(Duration duration) {
+		long millis = duration.toMillis();
+		return (millis % 1000 == 0) ? (millis / 1000) + "s" : millis + "ms";
+	}
+
+	/**
+	 * What the warm-up and keep-warm of one pool work on; {@code restClient} is called
+	 * only when a target asks for requests.
+	 */
+	public record PoolWarmup(HttpPool pool, ConnectionPreOpener preOpener, List<WarmupTarget> targets,
+			Settings settings, Supplier<RestClient.Builder> restClient) {
+
+		public PoolWarmup(HttpPool pool, HttpRoutePlanner routePlanner, List<WarmupTarget> targets,
+				Settings settings, Supplier<RestClient.Builder> restClient) {
+			this(pool, new ConnectionPreOpener(pool.connectionManager(), routePlanner), List.copyOf(targets),
+					settings, restClient);
+		}
+
+	}
+
+	/**
+	 * The warm-up settings of a pool; {@code propertyPrefix} ends with a dot.
+	 */
+	public record Settings(boolean failOnError, Duration keepWarmInterval, String propertyPrefix) {
+
 	}
 
 }

@@ -18,13 +18,7 @@ import java.util.Locale;
 public record WarmupTarget(URI url, int connections, int minIdle, List<WarmupRequest> requests,
 		Duration keepAlive) {
 
-	/**
-	 * Parse an absolute {@code http} or {@code https} URL with a host, dropping user
-	 * information so that it never reaches a log.
-	 * @param text the URL
-	 * @return the URL without user information
-	 * @throws IllegalArgumentException with a message that says what is expected
-	 */
+	// User information is dropped so that it never reaches a log.
 	public static URI parseUrl(String text) {
 		String redacted = text.replaceFirst("://[^/@]*@", "://***@");
 		try {
@@ -43,11 +37,7 @@ public record WarmupTarget(URI url, int connections, int minIdle, List<WarmupReq
 		}
 	}
 
-	/**
-	 * Return a URL as logged: scheme, host and port only.
-	 * @param url an absolute http or https URL
-	 * @return {@code scheme://host:port}
-	 */
+	// scheme://host:port
 	public static String displayName(URI url) {
 		int port = (url.getPort() != -1) ? url.getPort() : ("https".equals(url.getScheme()) ? 443 : 80);
 		return url.getScheme() + "://" + url.getHost() + ":" + port;

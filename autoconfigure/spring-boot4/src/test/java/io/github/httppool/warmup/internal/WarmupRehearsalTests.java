@@ -80,7 +80,7 @@ class WarmupRehearsalTests {
 	@Test
 	void theRehearsalOpensAndClosesItsOwnConnectionsAndLeavesNoneInThePool() throws Exception {
 		Set<SocketAddress> connections = ConcurrentHashMap.newKeySet();
-		try (LoopbackHttpServer server = LoopbackHttpServer.http(); RehearsalServer endpoint = new RehearsalServer(null);
+		try (LoopbackHttpServer server = LoopbackHttpServer.http(); Rehearsal.Server endpoint = new Rehearsal.Server(null);
 				CloseableHttpClient httpClient = HttpClients.custom()
 					.addResponseInterceptorLast((response, entity, context) -> connections
 						.add(HttpCoreContext.cast(context).getEndpointDetails().getLocalAddress()))
@@ -93,7 +93,7 @@ class WarmupRehearsalTests {
 			assertThat(outcome.completed()).isEqualTo(120);
 			assertThat(outcome.failure()).isNull();
 			assertThat(endpoint.requests()).isEqualTo(121);
-			assertThat(connections).as("a new connection every %d requests", RehearsalServer.REQUESTS_PER_CONNECTION)
+			assertThat(connections).as("a new connection every %d requests", Rehearsal.Server.REQUESTS_PER_CONNECTION)
 				.hasSize(3);
 			assertThat(server.totalRequests()).isZero();
 		}
@@ -101,8 +101,8 @@ class WarmupRehearsalTests {
 
 	@Test
 	void theTlsLegRunsOverARealTlsConnectionWithAThrowAwayCertificate() throws Exception {
-		SSLContext tls = RehearsalServer.tls();
-		try (RehearsalServer endpoint = new RehearsalServer(tls);
+		SSLContext tls = Rehearsal.Server.tls();
+		try (Rehearsal.Server endpoint = new Rehearsal.Server(tls);
 				CloseableHttpClient httpClient = HttpClients.custom()
 					.setConnectionManager(PoolingHttpClientConnectionManagerBuilder.create()
 						.setTlsSocketStrategy(new DefaultClientTlsStrategy(tls,
@@ -187,7 +187,7 @@ class WarmupRehearsalTests {
 
 	@Test
 	void aTypeThatCannotBeReadBackIsReportedOnceAndTheRehearsalGoesOn() throws Exception {
-		try (RehearsalServer endpoint = new RehearsalServer(null)) {
+		try (Rehearsal.Server endpoint = new Rehearsal.Server(null)) {
 			Rehearsal.Outcome outcome = new Rehearsal(RestClient.create(), endpoint.baseUrl(), List.of(Unreadable.class))
 				.run(40, inThirtySeconds());
 			assertThat(outcome.failure()).isNull();
@@ -198,7 +198,7 @@ class WarmupRehearsalTests {
 
 	@Test
 	void theRehearsalStopsAtItsDeadline() throws Exception {
-		try (RehearsalServer endpoint = new RehearsalServer(null)) {
+		try (Rehearsal.Server endpoint = new Rehearsal.Server(null)) {
 			long now = System.nanoTime();
 			Rehearsal.Outcome outcome = new Rehearsal(RestClient.create(), endpoint.baseUrl(), List.of()).run(1000,
 					() -> now);
@@ -212,7 +212,7 @@ class WarmupRehearsalTests {
 		RecordingObservationHandler handler = new RecordingObservationHandler();
 		ObservationRegistry registry = ObservationRegistry.create();
 		registry.observationConfig().observationHandler(handler);
-		try (RehearsalServer endpoint = new RehearsalServer(null)) {
+		try (Rehearsal.Server endpoint = new Rehearsal.Server(null)) {
 			RestClient client = RestClient.builder().observationRegistry(registry).build();
 			Rehearsal.Outcome outcome = new Rehearsal(client, endpoint.baseUrl(), List.of()).run(120,
 					inThirtySeconds());
