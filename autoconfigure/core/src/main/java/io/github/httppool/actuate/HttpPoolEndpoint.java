@@ -4,7 +4,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import io.github.httppool.actuate.internal.PoolFigures;
+import io.github.httppool.actuate.internal.PoolHealth;
 import io.github.httppool.advisor.internal.PoolAdvisor;
 import io.github.httppool.advisor.internal.PoolAdvisors;
 import io.github.httppool.pool.HttpPool;
@@ -23,9 +23,9 @@ import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
 /**
  * The {@code httppool} actuator endpoint: for every pool its totals, its routes, counters
  * of connections and leases, its effective settings and the details other components
- * contribute (such as the last warm-up), and the pool advisor's advice per route; and a write operation that retires a client's
- * connections (idle ones closed now, leased ones not reused once released), for a DNS
- * or blue-green cut-over. Like every endpoint it is exposed over HTTP only if the
+ * contribute (such as the last warm-up), and the pool advisor's advice per route; and a
+ * write operation that retires a client's connections (idle ones closed now, leased ones
+ * not reused once released), for a DNS or blue-green cut-over. Like every endpoint it is exposed over HTTP only if the
  * application exposes it ({@code management.endpoints.web.exposure.include}).
  * <p>
  * A selector is a client name: it matches the client's pool and the pools created for it
@@ -129,10 +129,10 @@ public class HttpPoolEndpoint {
 	private Map<String, Object> describe(HttpPool pool) {
 		Map<String, Object> description = new LinkedHashMap<>();
 		description.put("closed", pool.isClosed());
-		description.put("totals", PoolFigures.totals(pool));
-		description.put("saturated", !PoolFigures.saturated(pool).isEmpty());
-		description.put("routes", PoolFigures.routes(pool));
-		description.putAll(PoolFigures.counters(pool));
+		description.put("totals", PoolHealth.totals(pool));
+		description.put("saturated", !PoolHealth.saturated(pool).isEmpty());
+		description.put("routes", PoolHealth.routes(pool));
+		description.putAll(PoolHealth.counters(pool));
 		PoolMonitor monitor = ManagedPool.of(pool).monitor();
 		if (monitor != null) {
 			description.put("settings", monitor.options().settings());

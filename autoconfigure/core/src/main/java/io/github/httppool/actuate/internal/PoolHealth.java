@@ -1,5 +1,7 @@
 package io.github.httppool.actuate.internal;
 
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -7,16 +9,21 @@ import java.util.Map;
 
 import io.github.httppool.config.HttpPoolProperties;
 import io.github.httppool.pool.HttpPool;
+import io.github.httppool.pool.internal.AddressBalancer;
 import io.github.httppool.pool.internal.LeaseOutcome;
 import io.github.httppool.pool.internal.ManagedPool;
 import io.github.httppool.pool.internal.PoolMonitor;
+import org.apache.hc.client5.http.HttpRoute;
+import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
+import org.apache.hc.core5.pool.PoolStats;
 import org.jspecify.annotations.Nullable;
 
 /**
  * The health of one pool, independent of Spring Boot's health types: a closed pool is
  * down, a saturated one (every connection of the pool or of a route leased, and callers
  * waiting) is marked so, and the details are its figures, its counters and what other
- * components contribute, such as the last warm-up.
+ * components contribute, such as the last warm-up. Its static methods give the figures
+ * the endpoint shows too.
  *
  * @param closed whether the pool is closed
  * @param saturated whether the pool is saturated
@@ -24,27 +31,18 @@ import org.jspecify.annotations.Nullable;
  */
 public record PoolHealth(boolean closed, boolean saturated, Map<String, Object> details) {
 
-	/**
-	 * Return the status code that a saturated pool reports.
-	 * @param properties the {@code http.pool} properties, or {@code null} for the default
-	 * @return the status code, upper case
-	 */
+	// upper case; UP without properties
 	public static String saturatedStatus(@Nullable HttpPoolProperties properties) {
 		String status = (properties != null) ? properties.getHealth().getSaturatedStatus() : "UP";
 		return status.trim().toUpperCase(Locale.ROOT);
 	}
 
-	/**
-	 * Return the health of a pool now.
-	 * @param pool the pool
-	 * @return its health
-	 */
 	public static PoolHealth of(HttpPool pool) {
 		if (pool.isClosed()) {
 			return new PoolHealth(true, false, Map.of("closed", true));
 		}
-		Map<String, Object> details = new LinkedHashMap<>(PoolFigures.totals(pool));
-		List<String> saturated = PoolFigures.saturated(pool);
+		Map<String, Object> details = new LinkedHashMap<>(totals(pool));
+		List<String> saturated = saturated(pool);
 		details.put("saturated", !saturated.isEmpty());
 		if (!saturated.isEmpty()) {
 			details.put("saturatedRoutes", saturated);
@@ -52,11 +50,100 @@ public record PoolHealth(boolean closed, boolean saturated, Map<String, Object> 
 		PoolMonitor monitor = ManagedPool.of(pool).monitor();
 		if (monitor != null) {
 			details.put("connectionsCreated", monitor.createdConnections());
-			details.put("leaseTimeouts", PoolFigures.leaseCount(monitor, LeaseOutcome.TIMEOUT));
+			details.put("leaseTimeouts", monitor.leases().get(LeaseOutcome.TIMEOUT));
 			details.put("leaks", monitor.detectedLeaks());
 		}
 		details.putAll(pool.details());
 		return new PoolHealth(false, !saturated.isEmpty(), details);
+	}
+
+	// leased, idle, pending, max and the default max per route
+	public static Map<String, Object> totals(HttpPool pool) {
+		PoolingHttpClientConnectionManager manager = pool.connectionManager();
+		PoolStats stats = manager.getTotalStats();
+		Map<String, Object> totals = new LinkedHashMap<>();
+		totals.put("leased", stats.getLeased());
+		totals.put("idle", stats.getAvailable());
+		totals.put("pending", stats.getPending());
+		totals.put("max", stats.getMax());
+		totals.put("maxPerRoute", manager.getDefaultMaxPerRoute());
+		return totals;
+	}
+
+	// sorted by route name
+	public static List<Map<String, Object>> routes(HttpPool pool) {
+		PoolingHttpClientConnectionManager manager = pool.connectionManager();
+		List<Map<String, Object>> routes = new ArrayList<>();
+		for (HttpRoute route : manager.getRoutes()) {
+			PoolStats stats = manager.getStats(route);
+			Map<String, Object> figures = new LinkedHashMap<>();
+			figures.put("route", PoolMonitor.routeName(route));
+			figures.put("leased", stats.getLeased());
+			figures.put("idle", stats.getAvailable());
+			figures.put("pending", stats.getPending());
+			figures.put("max", stats.getMax());
+			figures.put("saturated", isSaturated(stats));
+			PoolMonitor monitor = ManagedPool.of(pool).monitor();
+			AddressBalancer addresses = (monitor != null) ? monitor.addresses() : null;
+			if (addresses != null && route.getProxyHost() == null) {
+				figures.put("addresses", addresses.addresses(route.getTargetHost().getHostName()));
+			}
+			routes.add(figures);
+		}
+		routes.sort(Comparator.comparing((figures) -> (String) figures.get("route")));
+		return routes;
+	}
+
+	// The routes whose connections are all leased while callers wait, and * if the whole pool is.
+	public static List<String> saturated(HttpPool pool) {
+		PoolingHttpClientConnectionManager manager = pool.connectionManager();
+		PoolStats total = manager.getTotalStats();
+		List<String> saturated = new ArrayList<>();
+		if (total.getPending() == 0) {
+			return saturated;
+		}
+		if (isSaturated(total)) {
+			saturated.add("*");
+		}
+		for (HttpRoute route : manager.getRoutes()) {
+			if (isSaturated(manager.getStats(route))) {
+				saturated.add(PoolMonitor.routeName(route));
+			}
+		}
+		saturated.sort(null);
+		return saturated;
+	}
+
+	private static boolean isSaturated(PoolStats stats) {
+		return stats.getPending() > 0 && stats.getLeased() >= stats.getMax();
+	}
+
+	// Empty for an unmonitored pool.
+	public static Map<String, Object> counters(HttpPool pool) {
+		PoolMonitor monitor = ManagedPool.of(pool).monitor();
+		Map<String, Object> counters = new LinkedHashMap<>();
+		if (monitor == null) {
+			return counters;
+		}
+		Map<String, Object> connections = new LinkedHashMap<>();
+		connections.put("created", monitor.createdConnections());
+		Map<String, Object> closed = new LinkedHashMap<>();
+		monitor.closedConnections().forEach((reason, count) -> closed.put(reason.tagValue(), count));
+		connections.put("closed", closed);
+		connections.put("failed", monitor.connectFailures());
+		connections.put("tlsHandshakes", monitor.tlsHandshakes());
+		counters.put("connections", connections);
+		Map<String, Object> leases = new LinkedHashMap<>();
+		monitor.leases().forEach((outcome, count) -> leases.put(outcome.tagValue(), count));
+		if (monitor.options().leakDetectionThreshold() != null) {
+			leases.put("longestCurrentMillis", monitor.longestLease().toMillis());
+		}
+		leases.put("leaks", monitor.detectedLeaks());
+		Map<String, Object> reclaimed = new LinkedHashMap<>();
+		monitor.reclaimedLeases().forEach((reclaim, count) -> reclaimed.put(reclaim.tagValue(), count));
+		leases.put("reclaimed", reclaimed);
+		counters.put("leases", leases);
+		return counters;
 	}
 
 }

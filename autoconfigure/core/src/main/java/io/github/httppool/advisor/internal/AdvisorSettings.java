@@ -14,11 +14,7 @@ import java.time.Duration;
  */
 public record AdvisorSettings(Duration window, int maxRoutes, boolean warnings, double warningShare) {
 
-	/**
-	 * How often the advisor samples each pool: a three-hundredth of the window, at least
-	 * every 250 ms and at most every 20 ms.
-	 * @return the interval
-	 */
+	// A three-hundredth of the window, at least every 250 ms and at most every 20 ms.
 	public Duration sampleInterval() {
 		long millis = Math.max(20, Math.min(250, this.window.toMillis() / 300));
 		return Duration.ofMillis(millis);

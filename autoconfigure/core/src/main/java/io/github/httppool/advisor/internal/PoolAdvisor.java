@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
+import java.util.function.ToIntFunction;
 
 import io.github.httppool.pool.HttpPool;
 import io.github.httppool.pool.internal.CloseReason;
@@ -36,10 +37,8 @@ import org.jspecify.annotations.Nullable;
  */
 public final class PoolAdvisor implements PoolListener {
 
-	/**
-	 * Fewer requests per new connection than this, over at least
-	 * {@value #CHURN_MIN_CONNECTIONS} new connections, is churn.
-	 */
+	// Fewer requests per new connection than this, over at least CHURN_MIN_CONNECTIONS new
+	// connections, is churn.
 	static final double CHURN_REQUESTS_PER_CONNECTION = 2.0;
 
 	static final int CHURN_MIN_CONNECTIONS = 10;
@@ -52,7 +51,9 @@ public final class PoolAdvisor implements PoolListener {
 
 	private final Function<HttpRoute, String> limitProperty;
 
-	private final RoutePendingLimit pendingLimit;
+	private final ToIntFunction<HttpRoute> pendingLimit;
+
+	private final Function<HttpRoute, String> pendingLimitProperty;
 
 	private final String propertyPrefix;
 
@@ -77,30 +78,25 @@ public final class PoolAdvisor implements PoolListener {
 	 * @param serverConcurrency how many requests the web server handles at once, or
 	 * {@code null} if unknown
 	 * @param limitProperty the property that sets a route's connection limit
-	 * @param pendingLimit how many callers may wait for a connection to a route, and
-	 * the property that sets it
+	 * @param pendingLimit how many callers may wait for a connection to a route, negative
+	 * for no limit
+	 * @param pendingLimitProperty the property that sets it
 	 * @param propertyPrefix the prefix of the client's properties
 	 */
 	public PoolAdvisor(HttpPool pool, AdvisorSettings settings, @Nullable ServerConcurrency serverConcurrency,
-			Function<HttpRoute, String> limitProperty, RoutePendingLimit pendingLimit, String propertyPrefix) {
+			Function<HttpRoute, String> limitProperty, ToIntFunction<HttpRoute> pendingLimit,
+			Function<HttpRoute, String> pendingLimitProperty, String propertyPrefix) {
 		this.pool = pool;
 		this.settings = settings;
 		this.serverConcurrency = serverConcurrency;
 		this.limitProperty = limitProperty;
 		this.pendingLimit = pendingLimit;
+		this.pendingLimitProperty = pendingLimitProperty;
 		this.propertyPrefix = propertyPrefix;
 		this.slotNanos = Math.max(1, settings.window().toNanos() / RouteWindow.SLOTS);
 		this.originNanos = System.nanoTime();
 		this.lastSampleNanos = this.originNanos;
 		this.snapshots[0] = snapshot(0);
-	}
-
-	/**
-	 * Return the pool.
-	 * @return the pool
-	 */
-	public HttpPool pool() {
-		return this.pool;
 	}
 
 	@Override
@@ -115,10 +111,7 @@ public final class PoolAdvisor implements PoolListener {
 		window.leaseEnded(waitNanos, outcome);
 	}
 
-	/**
-	 * Start keeping figures for a route. Only the sampler makes room for it when the
-	 * advisor keeps as many routes as it may, so that a caller never scans the routes.
-	 */
+	// Only the sampler makes room for a route, so that a caller never scans the routes.
 	private @Nullable RouteWindow track(HttpRoute route, boolean makeRoom) {
 		synchronized (this.routes) {
 			RouteWindow window = this.routes.get(route);
@@ -146,10 +139,6 @@ public final class PoolAdvisor implements PoolListener {
 		return stats.getLeased() + stats.getAvailable() + stats.getPending() == 0;
 	}
 
-	/**
-	 * Sample the pool's routes into the current slot of the window. Called by the
-	 * advisor's thread.
-	 */
 	void sample() {
 		long now = System.nanoTime();
 		long index = (now - this.originNanos) / this.slotNanos;
@@ -181,19 +170,11 @@ public final class PoolAdvisor implements PoolListener {
 				&& entry.getValue().summarize(index).leases == 0);
 	}
 
-	/**
-	 * Return the number of routes the advisor keeps figures for.
-	 * @return the number of routes
-	 */
-	public int trackedRoutes() {
+	int trackedRoutes() {
 		return this.routes.size();
 	}
 
-	/**
-	 * Return the advice for every route the advisor keeps figures for, sorted by route.
-	 * @return the advice
-	 */
-	public List<RouteAdvice> routeAdvice() {
+	List<RouteAdvice> routeAdvice() {
 		long index = this.slotIndex;
 		PoolingHttpClientConnectionManager manager = this.pool.connectionManager();
 		List<RouteAdvice> advice = new ArrayList<>();
@@ -203,11 +184,7 @@ public final class PoolAdvisor implements PoolListener {
 		return advice;
 	}
 
-	/**
-	 * Return how long the window has covered so far: the window, or less since start.
-	 * @return the covered time
-	 */
-	public Duration observedFor() {
+	private Duration observedFor() {
 		long elapsed = System.nanoTime() - this.originNanos;
 		return Duration.ofMillis(Math.min(elapsed, this.settings.window().toNanos()) / 1_000_000);
 	}
@@ -291,9 +268,9 @@ public final class PoolAdvisor implements PoolListener {
 					.append(") as well.");
 			}
 			reason.append(" Check first that the upstream can take ").append(suggested).append(" concurrent requests.");
-			if (summary.timeouts > 0 && this.pendingLimit.limit(route) < 0) {
+			if (summary.timeouts > 0 && this.pendingLimit.applyAsInt(route) < 0) {
 				reason.append(' ').append(summary.timeouts).append(" callers waited the whole connection-request-timeout"
-						+ " in vain: set ").append(this.pendingLimit.property(route))
+						+ " in vain: set ").append(this.pendingLimitProperty.apply(route))
 					.append(" (now unbounded) so that callers the route cannot serve in time fail at once instead"
 							+ " of holding their threads.");
 			}
@@ -317,11 +294,7 @@ public final class PoolAdvisor implements PoolListener {
 		return new RouteAdvice(name, RouteAdvice.Action.NONE, null, limit, null, reason, observed);
 	}
 
-	/**
-	 * Return the connection churn over the window and what to do about it.
-	 * @return the figures and the advice
-	 */
-	public Map<String, Object> connectionAdvice() {
+	Map<String, Object> connectionAdvice() {
 		long index = this.slotIndex;
 		CounterSnapshot start = null;
 		for (CounterSnapshot snapshot : this.snapshots) {
@@ -404,12 +377,8 @@ public final class PoolAdvisor implements PoolListener {
 		return "; no upstream announced a Keep-Alive timeout";
 	}
 
-	/**
-	 * Return the routes that spent at least the warning share of the window at their
-	 * limit with callers waiting and were not warned about in the last window, with
-	 * their advice, and note that they are warned about now.
-	 * @return the advice of the saturated routes
-	 */
+	// Routes at their limit with callers waiting for at least the warning share of the
+	// window, not warned about in the last window; they are warned about now.
 	List<RouteAdvice> takeWarnings() {
 		long index = this.slotIndex;
 		long now = System.nanoTime();
@@ -462,28 +431,6 @@ public final class PoolAdvisor implements PoolListener {
 	}
 
 	private record CounterSnapshot(long index, long created, long acquired, Map<CloseReason, Long> closed) {
-
-	}
-
-	/**
-	 * How many callers may wait for a connection to a route, and the property that sets
-	 * it.
-	 */
-	public interface RoutePendingLimit {
-
-		/**
-		 * Return how many callers may wait for a connection to the route.
-		 * @param route the route
-		 * @return the limit, negative for none
-		 */
-		int limit(HttpRoute route);
-
-		/**
-		 * Return the property that sets the limit of the route.
-		 * @param route the route
-		 * @return the full property name
-		 */
-		String property(HttpRoute route);
 
 	}
 

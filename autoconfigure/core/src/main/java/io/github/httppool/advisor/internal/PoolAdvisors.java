@@ -10,6 +10,8 @@ import io.github.httppool.pool.internal.DaemonScheduler;
 import io.github.httppool.pool.internal.ManagedPool;
 import io.github.httppool.pool.internal.PoolBackgroundTask;
 import io.github.httppool.pool.internal.PoolMonitor;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -20,6 +22,8 @@ import org.jspecify.annotations.Nullable;
  * @since 0.1.0
  */
 public class PoolAdvisors extends PoolBackgroundTask {
+
+	private static final Log logger = LogFactory.getLog(PoolAdvisor.class);
 
 	private final AdvisorSettings settings;
 
@@ -59,8 +63,11 @@ public class PoolAdvisors extends PoolBackgroundTask {
 		scheduler.scheduleWithFixedDelay(() -> {
 			if (!pool.isClosed()) {
 				advisor.sample();
-				if (this.settings.warnings()) {
-					AdviceLogger.logWarnings(advisor);
+				if (this.settings.warnings() && logger.isWarnEnabled()) {
+					advisor.takeWarnings()
+						.forEach((advice) -> logger.warn("HTTP pool '" + pool.name() + "': " + advice.reason()
+								+ " (One warning per route and window; http.pool.advisor.warnings=false silences it,"
+								+ " /actuator/httppool shows the advice.)"));
 				}
 			}
 		}, this.settings.sampleInterval());

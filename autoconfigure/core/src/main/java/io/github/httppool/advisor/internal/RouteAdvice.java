@@ -20,24 +20,12 @@ public record RouteAdvice(String route, Action action, @Nullable String property
 		@Nullable Integer suggested, String reason, Map<String, Object> observed) {
 
 	/**
-	 * What the advisor recommends.
+	 * What the advisor recommends: raise the route's connection limit (callers waited for
+	 * connections), lower it (far fewer connections were used), or nothing.
 	 */
 	public enum Action {
 
-		/**
-		 * Raise the route's connection limit: callers waited for connections.
-		 */
-		RAISE,
-
-		/**
-		 * Lower the route's connection limit: far fewer connections were used.
-		 */
-		LOWER,
-
-		/**
-		 * Nothing to change.
-		 */
-		NONE
+		RAISE, LOWER, NONE
 
 	}
 

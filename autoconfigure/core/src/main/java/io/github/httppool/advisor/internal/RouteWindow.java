@@ -15,10 +15,8 @@ final class RouteWindow {
 
 	static final int SLOTS = 15;
 
-	/**
-	 * Lease waits under 64 µs fall into the first bucket; each power of two above has
-	 * four buckets (within 19%), up to about 4.5 minutes.
-	 */
+	// Lease waits under 64 µs fall into the first bucket; each power of two above has four
+	// buckets (within 19%), up to about 4.5 minutes.
 	private static final int SUB_BUCKETS = 4;
 
 	private static final int FIRST_POWER = 6;
@@ -29,10 +27,8 @@ final class RouteWindow {
 
 	private volatile Slot current;
 
-	/** When the route was last seen with a connection or a caller, in sampler ticks. */
 	long lastActiveTick;
 
-	/** When the advisor last logged a warning about the route, 0 if never. */
 	long warnedAtNanos;
 
 	RouteWindow(long slotIndex) {
@@ -55,10 +51,7 @@ final class RouteWindow {
 		}
 	}
 
-	/**
-	 * Move to the slot of the given index, clearing it if it held an older one. Called by
-	 * the sampler thread only.
-	 */
+	// rotate and sample are called by the sampler thread only.
 	void rotate(long slotIndex) {
 		Slot slot = this.slots[(int) (slotIndex % SLOTS)];
 		if (slot.index != slotIndex) {
@@ -67,10 +60,6 @@ final class RouteWindow {
 		this.current = slot;
 	}
 
-	/**
-	 * Add one sample of the route's state to the current slot. Called by the sampler
-	 * thread only.
-	 */
 	void sample(int leased, int pending, int max, long sinceLastSampleNanos) {
 		Slot slot = this.current;
 		slot.peakLeased = Math.max(slot.peakLeased, leased);
@@ -82,9 +71,6 @@ final class RouteWindow {
 		}
 	}
 
-	/**
-	 * Sum up the slots of the window that ends with the given slot index.
-	 */
 	Summary summarize(long slotIndex) {
 		Summary summary = new Summary();
 		long[] waits = new long[BUCKETS];
@@ -124,9 +110,6 @@ final class RouteWindow {
 		return Math.min(index, BUCKETS - 1);
 	}
 
-	/**
-	 * Return the upper bound of a bucket, in microseconds.
-	 */
 	static long upperBoundMicros(int bucket) {
 		if (bucket == 0) {
 			return 1L << FIRST_POWER;
@@ -151,9 +134,6 @@ final class RouteWindow {
 		return upperBoundMicros(counts.length - 1);
 	}
 
-	/**
-	 * One slot of the window.
-	 */
 	private static final class Slot {
 
 		volatile long index = -1;
@@ -189,9 +169,6 @@ final class RouteWindow {
 
 	}
 
-	/**
-	 * The figures of a route over the window.
-	 */
 	static final class Summary {
 
 		int peakLeased;

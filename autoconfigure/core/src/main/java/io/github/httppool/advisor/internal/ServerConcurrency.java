@@ -11,16 +11,9 @@ package io.github.httppool.advisor.internal;
  */
 public record ServerConcurrency(String description, int limit) {
 
-	/**
-	 * The limit of a server that starts a thread per request (virtual threads) or
-	 * handles requests without blocking threads.
-	 */
+	// The limit of a server that starts a thread per request or does not block threads.
 	public static final int UNLIMITED = -1;
 
-	/**
-	 * Return whether the server limits its concurrent requests.
-	 * @return whether {@link #limit()} is a limit
-	 */
 	public boolean isLimited() {
 		return this.limit > 0;
 	}

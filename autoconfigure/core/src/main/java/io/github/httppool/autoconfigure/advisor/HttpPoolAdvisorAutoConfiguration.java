@@ -8,7 +8,6 @@ import io.github.httppool.config.HttpPoolProperties;
 import io.github.httppool.config.internal.HttpPoolClients;
 import io.github.httppool.config.internal.ResolvedClient;
 import io.github.httppool.pool.HttpPools;
-import org.apache.hc.client5.http.HttpRoute;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
 import org.jspecify.annotations.Nullable;
 
@@ -52,27 +51,14 @@ public final class HttpPoolAdvisorAutoConfiguration {
 			return new PoolAdvisor(pool, settings, server,
 					(route) -> (client != null) ? client.maxConnectionsProperty(route.getTargetHost())
 							: prefix + "max-per-route",
-					new PoolAdvisor.RoutePendingLimit() {
-
-						@Override
-						public int limit(HttpRoute route) {
-							return (client != null) ? client.maxPendingLeases(route.getTargetHost()) : -1;
-						}
-
-						@Override
-						public String property(HttpRoute route) {
-							return (client != null) ? client.maxPendingLeasesProperty(route.getTargetHost())
-									: prefix + "max-pending-leases";
-						}
-
-					}, prefix);
+					(route) -> (client != null) ? client.maxPendingLeases(route.getTargetHost()) : -1,
+					(route) -> (client != null) ? client.maxPendingLeasesProperty(route.getTargetHost())
+							: prefix + "max-pending-leases",
+					prefix);
 		});
 	}
 
-	/**
-	 * Work out how many requests the application's servlet web server handles at once:
-	 * its request threads, or no limit with virtual threads.
-	 */
+	// The servlet web server's request threads, or no limit with virtual threads.
 	static @Nullable ServerConcurrency serverConcurrency(ApplicationContext context) {
 		if (!(context instanceof WebApplicationContext)) {
 			return null;

@@ -26,20 +26,6 @@ class PoolAdvisorReasoningTests {
 
 	private static final HttpRoute ROUTE = new HttpRoute(new HttpHost("http", "127.0.0.1", 8080));
 
-	private static final PoolAdvisor.RoutePendingLimit UNBOUNDED = new PoolAdvisor.RoutePendingLimit() {
-
-		@Override
-		public int limit(HttpRoute route) {
-			return -1;
-		}
-
-		@Override
-		public String property(HttpRoute route) {
-			return "http.pool.max-pending-leases";
-		}
-
-	};
-
 	@Test
 	void theSuggestionToRaiseIsCappedByTheWebServersRequestThreads() throws Exception {
 		RouteAdvice advice = advise(new ServerConcurrency("Tomcat runs at most 16 request threads"
@@ -99,7 +85,8 @@ class PoolAdvisorReasoningTests {
 					new PoolMonitor("default", new PoolMonitor.Options("http.pool.", null, null, null, Map.of(), true, true)),
 					new ServerKeepAlives());
 			PoolAdvisor advisor = new PoolAdvisor(pool, new AdvisorSettings(Duration.ofMinutes(15), 10, true, 0.1),
-					server, (route) -> "http.pool.max-per-route", UNBOUNDED, "http.pool.");
+					server, (route) -> "http.pool.max-per-route", (route) -> -1,
+					(route) -> "http.pool.max-pending-leases", "http.pool.");
 			return advisor.advise(ROUTE, summary, 10, 200);
 		}
 	}

@@ -26,20 +26,6 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class PoolAdvisorStateTests {
 
-	private static final PoolAdvisor.RoutePendingLimit UNBOUNDED = new PoolAdvisor.RoutePendingLimit() {
-
-		@Override
-		public int limit(HttpRoute route) {
-			return -1;
-		}
-
-		@Override
-		public String property(HttpRoute route) {
-			return "http.pool.max-pending-leases";
-		}
-
-	};
-
 	@Test
 	void routesThatComeAndGoDoNotGrowTheAdvisorsStateBeyondItsCapAndRoutesWithConnectionsAreKept() throws Exception {
 		try (PoolingHttpClientConnectionManager manager = PoolingHttpClientConnectionManagerBuilder.create().build();
@@ -48,7 +34,8 @@ class PoolAdvisorStateTests {
 					new PoolMonitor("default", new PoolMonitor.Options("http.pool.", null, null, null, Map.of(), true, true)),
 					new ServerKeepAlives());
 			PoolAdvisor advisor = new PoolAdvisor(pool, new AdvisorSettings(Duration.ofMinutes(15), 10, true, 0.1), null,
-					(route) -> "http.pool.max-per-route", UNBOUNDED, "http.pool.");
+					(route) -> "http.pool.max-per-route", (route) -> -1,
+					(route) -> "http.pool.max-pending-leases", "http.pool.");
 			HttpRoute held = route(1);
 			manager.lease("held", held, Timeout.ofSeconds(5), null).get(Timeout.ofSeconds(5));
 			advisor.leaseEnded(held, 0, LeaseOutcome.ACQUIRED);
