@@ -29,47 +29,23 @@ import org.apache.hc.core5.pool.PoolStats;
 import org.springframework.util.Assert;
 
 /**
- * Binds the meters of every {@link HttpPool} (including pools created after start) to a
- * {@link MeterRegistry}. Every meter is named {@value #PREFIX}{@code .*} and tagged with
- * the pool name as {@code client}; see {@code docs/metrics.md} for the full list.
- * <ul>
- * <li>gauges of the whole pool: connections by {@code state} ({@code leased},
- * {@code idle}), callers waiting ({@code pending}), the limit ({@code max}) and the
- * number of routes;</li>
- * <li>the same gauges per route ({@code route} tag, {@code scheme://host:port}) for at
- * most {@code maxRoutes} routes per pool at a time, so that a gateway calling
- * thousands of hosts does not create thousands of time series; totals are always kept.
- * The meters of a route the pool no longer holds (its last connection closed) are
- * removed, which frees its place for a new route, such as a new instance replacing an
- * old one;</li>
- * <li>a timer of every lease, by {@code outcome} ({@code acquired}, {@code timeout},
- * {@code failed});</li>
- * <li>counters of connections created, closed (by {@code reason}), failed to connect,
- * and of possible leaks; timers of the TCP connect and the TLS handshake of new
- * connections.</li>
- * </ul>
- * Lease, connection and leak meters need the pool's {@link PoolMonitor} and are absent
- * for pools without one.
+ * Binds the {@value #PREFIX}{@code .*} meters of every {@link HttpPool} (pools created
+ * after start included) to a {@link MeterRegistry}, tagged with the pool name as
+ * {@code client} ({@code docs/metrics.md} lists them): gauges of the pool and of at most
+ * {@code maxRoutes} routes per pool at a time (a route the pool no longer holds frees its
+ * place), and, for pools with a {@link PoolMonitor}, timers and counters of leases,
+ * connections and leaks.
  *
  * @since 0.1.0
  */
 public final class HttpPoolMeterBinder implements MeterBinder {
 
-	/**
-	 * The prefix of every meter name.
-	 */
 	public static final String PREFIX = "http.client.pool";
 
 	private final HttpPools pools;
 
 	private final int maxRoutes;
 
-	/**
-	 * Create a binder.
-	 * @param pools the pools to measure
-	 * @param maxRoutes the maximum number of routes per pool that get meters of their
-	 * own, zero for none
-	 */
 	public HttpPoolMeterBinder(HttpPools pools, int maxRoutes) {
 		Assert.isTrue(maxRoutes >= 0, "'maxRoutes' must not be negative");
 		this.pools = pools;
@@ -109,9 +85,7 @@ public final class HttpPoolMeterBinder implements MeterBinder {
 			.register(registry);
 	}
 
-	/**
-	 * Records a pool's events and registers per-route gauges for the first routes seen.
-	 */
+	// Records a pool's events and registers per-route gauges for the first routes seen.
 	private static final class MeterListener implements PoolListener {
 
 		private final MeterRegistry registry;

@@ -143,7 +143,7 @@ class WarmupPropertiesValidationTests {
 					"http.pool.warmup.targets[0].requests[0]=HEAD /health")
 			.run((context) -> {
 				assertThat(context).hasNotFailed();
-				PoolWarmup warmup = context.getBean(WarmupRunner.class).warmups().get(0);
+				WarmupRunner.PoolWarmup warmup = context.getBean(WarmupRunner.class).warmups().get(0);
 				assertThat(warmup).isNotNull();
 				WarmupTarget target = warmup.targets().get(0);
 				assertThat(target.displayName()).isEqualTo("https://a.example:8443");
