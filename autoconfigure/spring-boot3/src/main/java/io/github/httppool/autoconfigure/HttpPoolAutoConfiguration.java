@@ -12,17 +12,18 @@ import io.github.httppool.config.internal.NamedRestClientsRegistrar;
 import io.github.httppool.config.internal.PooledClients;
 import io.github.httppool.config.internal.SpringBootBuilderCustomizations;
 import io.github.httppool.pool.HttpPools;
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
 import org.apache.hc.client5.http.DnsResolver;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
 
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionOutcome;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.SpringBootCondition;
+import org.springframework.boot.autoconfigure.http.client.AbstractHttpRequestFactoryProperties.Factory;
 import org.springframework.boot.autoconfigure.http.client.ClientHttpRequestFactoryBuilderCustomizer;
 import org.springframework.boot.autoconfigure.http.client.HttpClientAutoConfiguration;
 import org.springframework.boot.autoconfigure.ssl.SslAutoConfiguration;
@@ -30,15 +31,18 @@ import org.springframework.boot.autoconfigure.web.client.RestClientAutoConfigura
 import org.springframework.boot.autoconfigure.web.client.RestTemplateAutoConfiguration;
 import org.springframework.boot.autoconfigure.web.client.RestTemplateBuilderConfigurer;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.http.client.ClientHttpRequestFactoryBuilder;
 import org.springframework.boot.http.client.ClientHttpRequestFactorySettings;
 import org.springframework.boot.ssl.SslBundles;
 import org.springframework.boot.web.client.RestClientCustomizer;
 import org.springframework.boot.web.client.RestTemplateCustomizer;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.ConditionContext;
 import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
+import org.springframework.core.type.AnnotatedTypeMetadata;
 import org.springframework.web.client.RestClient;
 import org.springframework.web.client.RestTemplate;
 
@@ -71,8 +75,6 @@ public final class HttpPoolAutoConfiguration {
 	 */
 	public static final String DEFAULT_CLIENT = HttpPoolProperties.DEFAULT_CLIENT;
 
-	private static final Log logger = LogFactory.getLog(HttpPoolAutoConfiguration.class);
-
 	private static final String FACTORY_PROPERTY = "spring.http.client.factory";
 
 	private final ClientHttpRequestFactorySettings settings;
@@ -93,7 +95,7 @@ public final class HttpPoolAutoConfiguration {
 				ClientHttpRequestFactoryBuilderCustomizer.class, HttpPoolAutoConfiguration::customize,
 				new HttpComponentsBuilderGeneration(), FACTORY_PROPERTY,
 				properties.isFailOnUnappliedCustomizers());
-		this.factory = HttpPoolFactory.create(PooledClientHttpRequestFactoryBuilder.httpClientSettings(this.settings),
+		this.factory = HttpPoolFactory.create(PooledRestClients.httpClientSettings(this.settings),
 				sslBundles, springBoot, connectionManagerCustomizers, httpClientCustomizers, dnsResolver);
 	}
 
@@ -148,6 +150,23 @@ public final class HttpPoolAutoConfiguration {
 		@ConditionalOnMissingBean
 		RestTemplate httpPoolRestTemplate(PooledRestClients pooledRestClients) {
 			return pooledRestClients.restTemplate(DEFAULT_CLIENT);
+		}
+
+	}
+
+	/**
+	 * Matches unless {@code spring.http.client.factory} chooses a client other than Apache
+	 * HttpComponents, in which case Spring Boot's builders keep that choice.
+	 */
+	static class OnHttpComponentsFactoryCondition extends SpringBootCondition {
+
+		@Override
+		public ConditionOutcome getMatchOutcome(ConditionContext context, AnnotatedTypeMetadata metadata) {
+			Factory factory = Binder.get(context.getEnvironment()).bind(FACTORY_PROPERTY, Factory.class).orElse(null);
+			if (factory == null || factory == Factory.HTTP_COMPONENTS) {
+				return ConditionOutcome.match(FACTORY_PROPERTY + " is " + ((factory != null) ? factory : "not set"));
+			}
+			return ConditionOutcome.noMatch(FACTORY_PROPERTY + " chooses " + factory);
 		}
 
 	}

@@ -7,14 +7,18 @@ import io.github.httppool.config.internal.PooledClients;
 import io.github.httppool.config.internal.PooledRequestFactories;
 import io.github.httppool.config.internal.PooledRestClientsSupport;
 import io.github.httppool.config.internal.ResolvedClient;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.web.client.RestTemplateBuilderConfigurer;
 import org.springframework.boot.http.client.ClientHttpRequestFactoryBuilder;
 import org.springframework.boot.http.client.ClientHttpRequestFactorySettings;
+import org.springframework.boot.http.client.HttpClientSettings;
+import org.springframework.boot.http.client.HttpRedirects;
 import org.springframework.boot.web.client.RestClientCustomizer;
 import org.springframework.boot.web.client.RestTemplateBuilder;
 import org.springframework.boot.web.client.RestTemplateCustomizer;
+import org.springframework.http.client.HttpComponentsClientHttpRequestFactory;
 import org.springframework.web.client.RestClient;
 import org.springframework.web.client.RestTemplate;
 
@@ -81,6 +85,35 @@ public final class PooledRestClients extends PooledRestClientsSupport<RestTempla
 	@Override
 	protected RestTemplate build(RestTemplateBuilder builder) {
 		return builder.build();
+	}
+
+	static HttpClientSettings httpClientSettings(ClientHttpRequestFactorySettings settings) {
+		HttpRedirects redirects = (settings.redirects() != null) ? HttpRedirects.valueOf(settings.redirects().name())
+				: null;
+		return new HttpClientSettings(redirects, settings.connectTimeout(), settings.readTimeout(),
+				settings.sslBundle());
+	}
+
+	/**
+	 * Spring Boot 3.5's {@link ClientHttpRequestFactoryBuilder} on a client's pool: the
+	 * request factories it builds share the managed pool instead of creating a new
+	 * HttpClient and a new pool on every build. Timeouts and redirects that differ from the
+	 * baseline apply to the request factory alone; another SSL bundle gets a pool of its own.
+	 */
+	static final class PooledClientHttpRequestFactoryBuilder
+			implements ClientHttpRequestFactoryBuilder<HttpComponentsClientHttpRequestFactory> {
+
+		private final PooledRequestFactories requestFactories;
+
+		PooledClientHttpRequestFactoryBuilder(PooledRequestFactories requestFactories) {
+			this.requestFactories = requestFactories;
+		}
+
+		@Override
+		public HttpComponentsClientHttpRequestFactory build(@Nullable ClientHttpRequestFactorySettings settings) {
+			return this.requestFactories.create((settings != null) ? httpClientSettings(settings) : null);
+		}
+
 	}
 
 }

@@ -99,7 +99,7 @@ class HttpPoolAutoConfigurationTests {
 				.hasSingleBean(HttpPoolWarmer.class)
 				.doesNotHaveBean(PoolingHttpClientConnectionManager.class);
 			assertThat(context.getBean(ClientHttpRequestFactoryBuilder.class))
-				.isInstanceOf(PooledClientHttpRequestFactoryBuilder.class);
+				.isInstanceOf(PooledRestClients.PooledClientHttpRequestFactoryBuilder.class);
 			HttpPool pool = context.getBean(HttpPools.class).get(HttpPoolAutoConfiguration.DEFAULT_CLIENT);
 			assertThat(pool.connectionManager().getMaxTotal()).isEqualTo(200);
 			assertThat(pool.connectionManager().getDefaultMaxPerRoute()).isEqualTo(50);
@@ -224,7 +224,7 @@ class HttpPoolAutoConfigurationTests {
 		this.contextRunner.withPropertyValues("spring.http.client.factory=jdk").run((context) -> {
 			assertThat(context).hasNotFailed().hasSingleBean(HttpPools.class);
 			assertThat(context.getBean(ClientHttpRequestFactoryBuilder.class))
-				.isNotInstanceOf(PooledClientHttpRequestFactoryBuilder.class);
+				.isNotInstanceOf(PooledRestClients.PooledClientHttpRequestFactoryBuilder.class);
 		});
 	}
 

@@ -19,16 +19,20 @@ import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionOutcome;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.SpringBootCondition;
 import org.springframework.boot.autoconfigure.ssl.SslAutoConfiguration;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.http.client.ClientHttpRequestFactoryBuilder;
 import org.springframework.boot.http.client.HttpClientSettings;
 import org.springframework.boot.http.client.autoconfigure.ClientHttpRequestFactoryBuilderCustomizer;
 import org.springframework.boot.http.client.autoconfigure.HttpClientAutoConfiguration;
 import org.springframework.boot.http.client.autoconfigure.imperative.ImperativeHttpClientAutoConfiguration;
+import org.springframework.boot.http.client.autoconfigure.imperative.ImperativeHttpClientsProperties.Factory;
 import org.springframework.boot.http.client.autoconfigure.service.HttpServiceClientProperties;
 import org.springframework.boot.restclient.RestClientCustomizer;
 import org.springframework.boot.restclient.RestTemplateCustomizer;
@@ -37,9 +41,11 @@ import org.springframework.boot.restclient.autoconfigure.RestTemplateAutoConfigu
 import org.springframework.boot.restclient.autoconfigure.RestTemplateBuilderConfigurer;
 import org.springframework.boot.ssl.SslBundles;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.ConditionContext;
 import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
+import org.springframework.core.type.AnnotatedTypeMetadata;
 import org.springframework.web.client.RestClient;
 import org.springframework.web.client.RestTemplate;
 import org.springframework.web.client.support.RestClientHttpServiceGroupConfigurer;
@@ -74,6 +80,8 @@ public final class HttpPoolAutoConfiguration {
 	 */
 	public static final String DEFAULT_CLIENT = HttpPoolProperties.DEFAULT_CLIENT;
 
+	private static final String FACTORY_PROPERTY = "spring.http.clients.imperative.factory";
+
 	private final HttpPoolFactory factory;
 
 	HttpPoolAutoConfiguration(HttpPoolProperties properties, ObjectProvider<HttpClientSettings> httpClientSettings,
@@ -86,8 +94,7 @@ public final class HttpPoolAutoConfiguration {
 				SpringBootBuilderCustomizations.byBeanName(requestFactoryBuilderCustomizers.orderedStream(), beanFactory,
 						ClientHttpRequestFactoryBuilderCustomizer.class),
 				ClientHttpRequestFactoryBuilderCustomizer.class, HttpPoolAutoConfiguration::customize,
-				new HttpComponentsBuilderGeneration(),
-				"spring.http.clients.imperative.factory", properties.isFailOnUnappliedCustomizers());
+				new HttpComponentsBuilderGeneration(), FACTORY_PROPERTY, properties.isFailOnUnappliedCustomizers());
 		this.factory = HttpPoolFactory.create(httpClientSettings.getIfAvailable(HttpClientSettings::defaults),
 				sslBundles, springBoot, connectionManagerCustomizers, httpClientCustomizers, dnsResolver);
 	}
@@ -156,6 +163,23 @@ public final class HttpPoolAutoConfiguration {
 		@ConditionalOnMissingBean
 		RestTemplate httpPoolRestTemplate(PooledRestClients pooledRestClients) {
 			return pooledRestClients.restTemplate(DEFAULT_CLIENT);
+		}
+
+	}
+
+	/**
+	 * Matches unless {@code spring.http.clients.imperative.factory} chooses a client other
+	 * than Apache HttpComponents, in which case Spring Boot's builders keep that choice.
+	 */
+	static class OnHttpComponentsFactoryCondition extends SpringBootCondition {
+
+		@Override
+		public ConditionOutcome getMatchOutcome(ConditionContext context, AnnotatedTypeMetadata metadata) {
+			Factory factory = Binder.get(context.getEnvironment()).bind(FACTORY_PROPERTY, Factory.class).orElse(null);
+			if (factory == null || factory == Factory.HTTP_COMPONENTS) {
+				return ConditionOutcome.match(FACTORY_PROPERTY + " is " + ((factory != null) ? factory : "not set"));
+			}
+			return ConditionOutcome.noMatch(FACTORY_PROPERTY + " chooses " + factory);
 		}
 
 	}

@@ -26,10 +26,8 @@ import org.springframework.web.service.registry.HttpServiceGroup;
  */
 class PooledHttpServiceGroupConfigurer implements RestClientHttpServiceGroupConfigurer {
 
-	/**
-	 * Runs after Spring Boot's properties configurer
-	 * ({@code Ordered.HIGHEST_PRECEDENCE + 10}), whose request factory it replaces.
-	 */
+	// After Spring Boot's properties configurer (HIGHEST_PRECEDENCE + 10), whose request
+	// factory it replaces.
 	static final int ORDER = Ordered.HIGHEST_PRECEDENCE + 20;
 
 	private final HttpPoolClients clients;

@@ -7,13 +7,16 @@ import io.github.httppool.config.internal.PooledClients;
 import io.github.httppool.config.internal.PooledRequestFactories;
 import io.github.httppool.config.internal.PooledRestClientsSupport;
 import io.github.httppool.config.internal.ResolvedClient;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.http.client.ClientHttpRequestFactoryBuilder;
+import org.springframework.boot.http.client.HttpClientSettings;
 import org.springframework.boot.restclient.RestClientCustomizer;
 import org.springframework.boot.restclient.RestTemplateBuilder;
 import org.springframework.boot.restclient.RestTemplateCustomizer;
 import org.springframework.boot.restclient.autoconfigure.RestTemplateBuilderConfigurer;
+import org.springframework.http.client.HttpComponentsClientHttpRequestFactory;
 import org.springframework.web.client.RestClient;
 import org.springframework.web.client.RestTemplate;
 
@@ -76,6 +79,27 @@ public final class PooledRestClients extends PooledRestClientsSupport<RestTempla
 	@Override
 	protected RestTemplate build(RestTemplateBuilder builder) {
 		return builder.build();
+	}
+
+	/**
+	 * {@link ClientHttpRequestFactoryBuilder} whose request factories all share the managed
+	 * pools of a client: Spring Boot's {@link HttpClientSettings} go to the
+	 * {@link PooledRequestFactories} as they are.
+	 */
+	static final class PooledClientHttpRequestFactoryBuilder
+			implements ClientHttpRequestFactoryBuilder<HttpComponentsClientHttpRequestFactory> {
+
+		private final PooledRequestFactories requestFactories;
+
+		PooledClientHttpRequestFactoryBuilder(PooledRequestFactories requestFactories) {
+			this.requestFactories = requestFactories;
+		}
+
+		@Override
+		public HttpComponentsClientHttpRequestFactory build(@Nullable HttpClientSettings settings) {
+			return this.requestFactories.create(settings);
+		}
+
 	}
 
 }

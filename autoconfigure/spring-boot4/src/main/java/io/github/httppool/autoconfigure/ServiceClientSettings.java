@@ -31,31 +31,19 @@ final class ServiceClientSettings {
 		this.mapper = new HttpClientSettingsPropertyMapper(sslBundles, baseline);
 	}
 
-	/**
-	 * The group's settings, with the baseline ({@code spring.http.clients.*}) filling in
-	 * what the group leaves unset.
-	 * @param group the name of the HTTP service group
-	 * @return the settings for the group's request factory
-	 */
+	// The baseline (spring.http.clients.*) fills in what the group leaves unset.
 	HttpClientSettings settings(String group) {
 		return this.mapper.map(groupProperties(group));
 	}
 
-	/**
-	 * The group's own base URL.
-	 * @param group the name of the HTTP service group
-	 * @return {@code spring.http.serviceclient.<group>.base-url}, or {@code null} when not set
-	 */
 	@Nullable String baseUrl(String group) {
 		HttpClientProperties groupProperties = groupProperties(group);
 		String baseUrl = (groupProperties != null) ? groupProperties.getBaseUrl() : null;
 		return StringUtils.hasText(baseUrl) ? baseUrl : null;
 	}
 
-	/**
-	 * Return a group's properties: Spring Boot 4.0's {@link HttpServiceClientProperties}
-	 * is a map of the groups, Spring Boot 4.1's looks a group up by name.
-	 */
+	// Spring Boot 4.0's HttpServiceClientProperties is a map of the groups, 4.1's looks a
+	// group up by name.
 	private @Nullable HttpClientProperties groupProperties(String group) {
 		if (this.properties == null) {
 			return null;

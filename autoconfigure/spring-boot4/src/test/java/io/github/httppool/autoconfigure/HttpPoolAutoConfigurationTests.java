@@ -56,7 +56,7 @@ class HttpPoolAutoConfigurationTests {
 				.hasSingleBean(RestTemplate.class)
 				.hasSingleBean(ClientHttpRequestFactoryBuilder.class);
 			assertThat(context.getBean(ClientHttpRequestFactoryBuilder.class))
-				.isInstanceOf(PooledClientHttpRequestFactoryBuilder.class);
+				.isInstanceOf(PooledRestClients.PooledClientHttpRequestFactoryBuilder.class);
 			HttpPool pool = context.getBean(HttpPools.class).get(HttpPoolAutoConfiguration.DEFAULT_CLIENT);
 			assertThat(pool).isNotNull();
 			assertThat(httpClientOf(context.getBean(ClientHttpRequestFactory.class)))
@@ -163,7 +163,7 @@ class HttpPoolAutoConfigurationTests {
 				.doesNotHaveBean(RestClient.class)
 				.doesNotHaveBean(RestTemplate.class);
 			assertThat(context.getBean(ClientHttpRequestFactoryBuilder.class))
-				.isNotInstanceOf(PooledClientHttpRequestFactoryBuilder.class);
+				.isNotInstanceOf(PooledRestClients.PooledClientHttpRequestFactoryBuilder.class);
 		});
 	}
 
@@ -171,7 +171,7 @@ class HttpPoolAutoConfigurationTests {
 	void bootsBuildersKeepAnotherFactoryChosenInSpringHttpClients() {
 		this.contextRunner.withPropertyValues("spring.http.clients.imperative.factory=jdk").run((context) -> {
 			assertThat(context.getBean(ClientHttpRequestFactoryBuilder.class))
-				.isNotInstanceOf(PooledClientHttpRequestFactoryBuilder.class);
+				.isNotInstanceOf(PooledRestClients.PooledClientHttpRequestFactoryBuilder.class);
 			assertThat(httpClientOf(context.getBean(RestTemplate.class).getRequestFactory()))
 				.isSameAs(defaultPool(context).httpClient());
 		});

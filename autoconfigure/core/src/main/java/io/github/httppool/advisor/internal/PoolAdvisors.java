@@ -27,25 +27,13 @@ public class PoolAdvisors extends PoolBackgroundTask {
 
 	private final AdvisorSettings settings;
 
-	private final @Nullable ServerConcurrency serverConcurrency;
-
 	private final Function<HttpPool, PoolAdvisor> factory;
 
 	private final Map<String, PoolAdvisor> advisors = new ConcurrentHashMap<>();
 
-	/**
-	 * Create the advisors.
-	 * @param pools the pools
-	 * @param settings how the advisors work
-	 * @param serverConcurrency how many requests the web server handles at once, or
-	 * {@code null} if unknown
-	 * @param factory creates the advisor of a pool
-	 */
-	public PoolAdvisors(HttpPools pools, AdvisorSettings settings, @Nullable ServerConcurrency serverConcurrency,
-			Function<HttpPool, PoolAdvisor> factory) {
+	public PoolAdvisors(HttpPools pools, AdvisorSettings settings, Function<HttpPool, PoolAdvisor> factory) {
 		super(pools, "http-pool-advisor");
 		this.settings = settings;
-		this.serverConcurrency = serverConcurrency;
 		this.factory = factory;
 	}
 
@@ -73,22 +61,9 @@ public class PoolAdvisors extends PoolBackgroundTask {
 		}, this.settings.sampleInterval());
 	}
 
-	/**
-	 * Return the advisor of a pool.
-	 * @param poolName the pool name
-	 * @return the advisor, or {@code null} if the pool has none (yet)
-	 */
+	// null if the pool has none (yet)
 	public @Nullable PoolAdvisor get(String poolName) {
 		return this.advisors.get(poolName);
-	}
-
-	/**
-	 * Return how many requests the web server handles at once, as the advisors take it
-	 * into account.
-	 * @return the server's concurrency, or {@code null} if unknown
-	 */
-	public @Nullable ServerConcurrency serverConcurrency() {
-		return this.serverConcurrency;
 	}
 
 }

@@ -65,7 +65,6 @@ final class RouteWindow {
 		slot.peakLeased = Math.max(slot.peakLeased, leased);
 		slot.peakPending = Math.max(slot.peakPending, pending);
 		slot.peakDemand = Math.max(slot.peakDemand, leased + pending);
-		slot.max = max;
 		if (pending > 0 && leased >= max) {
 			slot.saturatedNanos += sinceLastSampleNanos;
 		}
@@ -149,8 +148,6 @@ final class RouteWindow {
 		int peakPending;
 
 		int peakDemand;
-
-		int max;
 
 		long saturatedNanos;
 

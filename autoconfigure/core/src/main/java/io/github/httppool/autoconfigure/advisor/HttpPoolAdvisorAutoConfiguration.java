@@ -43,7 +43,7 @@ public final class HttpPoolAdvisorAutoConfiguration {
 		AdvisorSettings settings = new AdvisorSettings(advisor.getWindow(), advisor.getMaxRoutes(),
 				advisor.isWarnings(), advisor.getWarningShare());
 		ServerConcurrency server = serverConcurrency(context);
-		return new PoolAdvisors(httpPools, settings, server, (pool) -> {
+		return new PoolAdvisors(httpPools, settings, (pool) -> {
 			String clientName = pool.name().contains(":") ? pool.name().substring(0, pool.name().indexOf(':'))
 					: pool.name();
 			ResolvedClient client = clients.names().contains(clientName) ? clients.client(clientName) : null;

@@ -1,14 +1,25 @@
 package io.github.httppool.autoconfigure.reclaim;
 
+import java.io.IOException;
+
 import io.github.httppool.pool.HttpPools;
+import io.github.httppool.pool.internal.ResponseScope;
+import jakarta.servlet.AsyncEvent;
+import jakarta.servlet.AsyncListener;
 import jakarta.servlet.Filter;
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.context.annotation.Bean;
+import org.springframework.core.Ordered;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
@@ -28,6 +39,79 @@ public final class HttpPoolReclaimAutoConfiguration {
 	@Bean
 	Filter httpPoolResponseScopeFilter() {
 		return new ResponseScopeFilter();
+	}
+
+	/**
+	 * Opens a {@link ResponseScope} for each inbound request, around every other filter, and
+	 * closes it when the request completes: at the end of its dispatch, or when an
+	 * asynchronous request completes. Connections the pools leased on the request's threads
+	 * for responses that are still open then are reclaimed.
+	 */
+	static final class ResponseScopeFilter extends OncePerRequestFilter implements Ordered {
+
+		static final String SCOPE_ATTRIBUTE = ResponseScopeFilter.class.getName() + ".scope";
+
+		@Override
+		public int getOrder() {
+			return Ordered.HIGHEST_PRECEDENCE;
+		}
+
+		@Override
+		protected boolean shouldNotFilterAsyncDispatch() {
+			return false;
+		}
+
+		@Override
+		protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+				throws ServletException, IOException {
+			ResponseScope scope = (ResponseScope) request.getAttribute(SCOPE_ATTRIBUTE);
+			if (scope == null) {
+				scope = new ResponseScope();
+				request.setAttribute(SCOPE_ATTRIBUTE, scope);
+			}
+			ResponseScope previous = ResponseScope.enter(scope);
+			try {
+				chain.doFilter(request, response);
+			}
+			finally {
+				ResponseScope.exit(previous);
+				if (request.isAsyncStarted()) {
+					request.getAsyncContext().addListener(new ClosingListener(scope));
+				}
+				else {
+					scope.close();
+				}
+			}
+		}
+
+		// Closes the scope of an asynchronous request when it completes.
+		private static final class ClosingListener implements AsyncListener {
+
+			private final ResponseScope scope;
+
+			ClosingListener(ResponseScope scope) {
+				this.scope = scope;
+			}
+
+			@Override
+			public void onComplete(AsyncEvent event) {
+				this.scope.close();
+			}
+
+			@Override
+			public void onTimeout(@Nullable AsyncEvent event) {
+			}
+
+			@Override
+			public void onError(@Nullable AsyncEvent event) {
+			}
+
+			@Override
+			public void onStartAsync(@Nullable AsyncEvent event) {
+			}
+
+		}
+
 	}
 
 }

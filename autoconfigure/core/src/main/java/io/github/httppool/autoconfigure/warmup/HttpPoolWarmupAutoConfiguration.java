@@ -90,7 +90,10 @@ public final class HttpPoolWarmupAutoConfiguration {
 			if (pool != null) {
 				pooled.add(client);
 				if (client.warmup().enabled()) {
-					warmups.add(warmup(client, pool, pooledClients));
+					Settings settings = new Settings(client.warmup().failOnError(),
+							Milliseconds.roundUp(client.keepWarmInterval()), client.propertyPrefix() + "warmup.");
+					warmups.add(new PoolWarmup(pool, client.routePlanner(), client.warmupTargets(), settings,
+							() -> pooledClients.restClientBuilder(client.name())));
 				}
 			}
 		}
@@ -104,7 +107,7 @@ public final class HttpPoolWarmupAutoConfiguration {
 		return new KeepWarm(httpPoolWarmer.warmups());
 	}
 
-	/** The budget of the whole warm-up: the largest of the clients'. */
+	// The largest of the clients'.
 	private static Duration budget(Collection<ResolvedClient> clients) {
 		return Milliseconds.roundUp(clients.stream()
 			.map(ResolvedClient::warmup)
@@ -114,7 +117,6 @@ public final class HttpPoolWarmupAutoConfiguration {
 			.orElseGet(() -> new HttpPoolClientProperties.Warmup().getBudget()));
 	}
 
-	/** What the rehearsal covers for all clients together, {@code null} for nothing. */
 	private static RehearsalRun.@Nullable Plan plan(Collection<ResolvedClient> clients) {
 		int requests = 0;
 		Set<Class<?>> types = new LinkedHashSet<>();
@@ -129,14 +131,6 @@ public final class HttpPoolWarmupAutoConfiguration {
 			}
 		}
 		return (requests > 0) ? new RehearsalRun.Plan(requests, List.copyOf(types), tls) : null;
-	}
-
-	private static PoolWarmup warmup(ResolvedClient client, HttpPool pool, PooledClients pooledClients) {
-		Settings settings = new Settings(client.warmup().failOnError(),
-				Milliseconds.roundUp(client.keepWarmInterval()),
-				client.propertyPrefix() + "warmup.");
-		return new PoolWarmup(pool, client.routePlanner(), client.warmupTargets(), settings,
-				() -> pooledClients.restClientBuilder(client.name()));
 	}
 
 }
