@@ -71,18 +71,7 @@ public final class PoolAdvisor implements PoolListener {
 
 	private long lastSampleNanos;
 
-	/**
-	 * Create an advisor.
-	 * @param pool the pool
-	 * @param settings how the advisor works
-	 * @param serverConcurrency how many requests the web server handles at once, or
-	 * {@code null} if unknown
-	 * @param limitProperty the property that sets a route's connection limit
-	 * @param pendingLimit how many callers may wait for a connection to a route, negative
-	 * for no limit
-	 * @param pendingLimitProperty the property that sets it
-	 * @param propertyPrefix the prefix of the client's properties
-	 */
+	// pendingLimit: how many callers may wait for a connection to a route, negative for none.
 	public PoolAdvisor(HttpPool pool, AdvisorSettings settings, @Nullable ServerConcurrency serverConcurrency,
 			Function<HttpRoute, String> limitProperty, ToIntFunction<HttpRoute> pendingLimit,
 			Function<HttpRoute, String> pendingLimitProperty, String propertyPrefix) {
@@ -189,10 +178,7 @@ public final class PoolAdvisor implements PoolListener {
 		return Duration.ofMillis(Math.min(elapsed, this.settings.window().toNanos()) / 1_000_000);
 	}
 
-	/**
-	 * Return the advice and evidence of this pool, as the actuator endpoint shows it.
-	 * @return the advice
-	 */
+	// As the actuator endpoint shows it.
 	public Map<String, Object> describe() {
 		Map<String, Object> description = new LinkedHashMap<>();
 		description.put("window", this.settings.window().toString());
@@ -431,6 +417,57 @@ public final class PoolAdvisor implements PoolListener {
 	}
 
 	private record CounterSnapshot(long index, long created, long acquired, Map<CloseReason, Long> closed) {
+
+	}
+
+	/**
+	 * How the advisor works: how far back it looks, the most routes per pool it keeps
+	 * figures for at a time, whether it logs a warning for a route that spends a sizable
+	 * share (between 0 and 1) of the window at its limit with callers waiting.
+	 */
+	public record AdvisorSettings(Duration window, int maxRoutes, boolean warnings, double warningShare) {
+
+		// A three-hundredth of the window, at least every 250 ms and at most every 20 ms.
+		public Duration sampleInterval() {
+			return Duration.ofMillis(Math.max(20, Math.min(250, this.window.toMillis() / 300)));
+		}
+
+	}
+
+	/**
+	 * How many requests the application's web server handles at once, which bounds how
+	 * many connections a route can need when its calls are made from request threads;
+	 * {@code description} says what bounds it, such as
+	 * {@code Tomcat runs at most 200 request threads (server.tomcat.threads.max)}.
+	 */
+	public record ServerConcurrency(String description, int limit) {
+
+		// The limit of a server that starts a thread per request or does not block threads.
+		public static final int UNLIMITED = -1;
+
+		public boolean isLimited() {
+			return this.limit > 0;
+		}
+
+	}
+
+	/**
+	 * What the advisor recommends for one route ({@code scheme://host:port}) of a pool:
+	 * the property to change and its suggested value ({@code null} when nothing is to
+	 * change), the recommendation in words and what the advisor saw over the window.
+	 */
+	public record RouteAdvice(String route, Action action, @Nullable String property, int current,
+			@Nullable Integer suggested, String reason, Map<String, Object> observed) {
+
+		/**
+		 * Raise the route's connection limit (callers waited for connections), lower it
+		 * (far fewer connections were used), or nothing.
+		 */
+		public enum Action {
+
+			RAISE, LOWER, NONE
+
+		}
 
 	}
 

@@ -4,6 +4,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
+import io.github.httppool.advisor.internal.PoolAdvisor.AdvisorSettings;
 import io.github.httppool.pool.HttpPool;
 import io.github.httppool.pool.HttpPools;
 import io.github.httppool.pool.internal.DaemonScheduler;

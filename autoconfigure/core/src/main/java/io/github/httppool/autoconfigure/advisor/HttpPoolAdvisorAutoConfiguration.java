@@ -1,9 +1,9 @@
 package io.github.httppool.autoconfigure.advisor;
 
-import io.github.httppool.advisor.internal.AdvisorSettings;
+import io.github.httppool.advisor.internal.PoolAdvisor.AdvisorSettings;
+import io.github.httppool.advisor.internal.PoolAdvisor.ServerConcurrency;
 import io.github.httppool.advisor.internal.PoolAdvisor;
 import io.github.httppool.advisor.internal.PoolAdvisors;
-import io.github.httppool.advisor.internal.ServerConcurrency;
 import io.github.httppool.config.HttpPoolProperties;
 import io.github.httppool.config.internal.HttpPoolClients;
 import io.github.httppool.config.internal.ResolvedClient;

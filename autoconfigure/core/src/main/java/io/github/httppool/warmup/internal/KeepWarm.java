@@ -31,10 +31,6 @@ public final class KeepWarm implements SmartLifecycle {
 
 	private final Map<List<Object>, String> failures = new ConcurrentHashMap<>();
 
-	/**
-	 * Keep the targets with a {@code min-idle} of the given warm-ups warm.
-	 * @param warmups the warm-ups
-	 */
 	public KeepWarm(List<PoolWarmup> warmups) {
 		this.warmups = warmups.stream()
 			.filter((warmup) -> warmup.targets().stream().anyMatch((target) -> target.minIdle() > 0))

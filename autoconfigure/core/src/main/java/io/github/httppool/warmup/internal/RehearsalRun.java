@@ -60,13 +60,7 @@ public final class RehearsalRun {
 				() -> run(clients, early ? List.of() : plan.types(), plan.requests(), plan.tls()), newDaemonThread);
 	}
 
-	/**
-	 * Start the plan's rehearsal before the application's beans exist, unless this JVM
-	 * has run it already.
-	 * @param plan what to rehearse
-	 * @param budget the budget of the whole warm-up
-	 * @param clients creates the rehearsal's throw-away client
-	 */
+	// Before the application's beans exist, unless this JVM has run it already.
 	public static void startEarly(Plan plan, Duration budget, ClientFactory clients) {
 		runs.computeIfAbsent(plan, (key) -> new RehearsalRun(plan, budget, clients, true));
 	}

@@ -50,14 +50,7 @@ public final class WarmupRunner implements HttpPoolWarmer {
 
 	private final Map<String, WarmupOutcome> outcomes = Collections.synchronizedMap(new LinkedHashMap<>());
 
-	/**
-	 * Create the warm-up of an application's pools (the default client's first) and start
-	 * the rehearsal, if any.
-	 * @param warmups the warm-ups of the pools
-	 * @param budget the maximum time the whole warm-up may add to start-up
-	 * @param rehearsal what to rehearse, or {@code null} for no rehearsal
-	 * @param clients creates the rehearsal's throw-away client
-	 */
+	// The default client's warm-up comes first; starts the rehearsal, if any.
 	public WarmupRunner(List<PoolWarmup> warmups, Duration budget, RehearsalRun.@Nullable Plan rehearsal,
 			RehearsalRun.ClientFactory clients) {
 		this.warmups = List.copyOf(warmups);

@@ -3,6 +3,9 @@ package io.github.httppool.advisor.internal;
 import java.time.Duration;
 import java.util.Map;
 
+import io.github.httppool.advisor.internal.PoolAdvisor.AdvisorSettings;
+import io.github.httppool.advisor.internal.PoolAdvisor.RouteAdvice;
+import io.github.httppool.advisor.internal.PoolAdvisor.ServerConcurrency;
 import io.github.httppool.pool.HttpPool;
 import io.github.httppool.pool.internal.ManagedPool;
 import io.github.httppool.pool.internal.PoolMonitor;

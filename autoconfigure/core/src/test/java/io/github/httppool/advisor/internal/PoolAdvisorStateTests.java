@@ -4,6 +4,8 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
+import io.github.httppool.advisor.internal.PoolAdvisor.AdvisorSettings;
+import io.github.httppool.advisor.internal.PoolAdvisor.RouteAdvice;
 import io.github.httppool.pool.HttpPool;
 import io.github.httppool.pool.internal.LeaseOutcome;
 import io.github.httppool.pool.internal.ManagedPool;

@@ -8,6 +8,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
+import io.github.httppool.advisor.internal.PoolAdvisor.AdvisorSettings;
+import io.github.httppool.advisor.internal.PoolAdvisor.RouteAdvice;
 import io.github.httppool.autoconfigure.HttpPoolAutoConfiguration;
 import io.github.httppool.autoconfigure.advisor.HttpPoolAdvisorAutoConfiguration;
 import io.github.httppool.pool.HttpPool;
