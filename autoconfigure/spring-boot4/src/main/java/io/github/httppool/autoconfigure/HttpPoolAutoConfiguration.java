@@ -1,6 +1,7 @@
 package io.github.httppool.autoconfigure;
 
 import java.util.function.Consumer;
+import java.util.function.Function;
 
 import io.github.httppool.config.HttpPoolConnectionManagerCustomizer;
 import io.github.httppool.config.HttpPoolHttpClientCustomizer;
@@ -13,8 +14,11 @@ import io.github.httppool.config.internal.PooledClients;
 import io.github.httppool.config.internal.SpringBootBuilderCustomizations;
 import io.github.httppool.pool.HttpPools;
 import org.apache.hc.client5.http.DnsResolver;
+import org.apache.hc.client5.http.config.ConnectionConfig;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
+import org.apache.hc.client5.http.ssl.TlsSocketStrategy;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
@@ -29,6 +33,7 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.http.client.ClientHttpRequestFactoryBuilder;
 import org.springframework.boot.http.client.HttpClientSettings;
+import org.springframework.boot.http.client.HttpComponentsClientHttpRequestFactoryBuilder;
 import org.springframework.boot.http.client.autoconfigure.ClientHttpRequestFactoryBuilderCustomizer;
 import org.springframework.boot.http.client.autoconfigure.HttpClientAutoConfiguration;
 import org.springframework.boot.http.client.autoconfigure.imperative.ImperativeHttpClientAutoConfiguration;
@@ -39,6 +44,7 @@ import org.springframework.boot.restclient.RestTemplateCustomizer;
 import org.springframework.boot.restclient.autoconfigure.RestClientAutoConfiguration;
 import org.springframework.boot.restclient.autoconfigure.RestTemplateAutoConfiguration;
 import org.springframework.boot.restclient.autoconfigure.RestTemplateBuilderConfigurer;
+import org.springframework.boot.ssl.SslBundle;
 import org.springframework.boot.ssl.SslBundles;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.ConditionContext;
@@ -46,6 +52,7 @@ import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 import org.springframework.core.type.AnnotatedTypeMetadata;
+import org.springframework.http.client.ClientHttpRequestFactory;
 import org.springframework.web.client.RestClient;
 import org.springframework.web.client.RestTemplate;
 import org.springframework.web.client.support.RestClientHttpServiceGroupConfigurer;
@@ -180,6 +187,31 @@ public final class HttpPoolAutoConfiguration {
 				return ConditionOutcome.match(FACTORY_PROPERTY + " is " + ((factory != null) ? factory : "not set"));
 			}
 			return ConditionOutcome.noMatch(FACTORY_PROPERTY + " chooses " + factory);
+		}
+
+	}
+
+	/**
+	 * Spring Boot 4's HttpComponents builder calls.
+	 */
+	static final class HttpComponentsBuilderGeneration implements SpringBootBuilderCustomizations.Generation {
+
+		@Override
+		public HttpComponentsClientHttpRequestFactoryBuilder withTlsSocketStrategyFactory(
+				HttpComponentsClientHttpRequestFactoryBuilder builder,
+				Function<@Nullable SslBundle, @Nullable TlsSocketStrategy> factory) {
+			return builder.withTlsSocketStrategyFactory(factory::apply);
+		}
+
+		@Override
+		public HttpComponentsClientHttpRequestFactoryBuilder withConnectionConfigCustomizer(
+				HttpComponentsClientHttpRequestFactoryBuilder builder, Consumer<ConnectionConfig.Builder> customizer) {
+			return builder.withConnectionConfigCustomizer(customizer);
+		}
+
+		@Override
+		public ClientHttpRequestFactory build(HttpComponentsClientHttpRequestFactoryBuilder builder, SslBundle sslBundle) {
+			return builder.build(HttpClientSettings.defaults().withSslBundle(sslBundle));
 		}
 
 	}

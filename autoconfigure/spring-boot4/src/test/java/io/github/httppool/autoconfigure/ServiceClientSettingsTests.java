@@ -2,6 +2,7 @@ package io.github.httppool.autoconfigure;
 
 import java.time.Duration;
 
+import io.github.httppool.autoconfigure.PooledHttpServiceGroupConfigurer.ServiceClientSettings;
 import io.github.httppool.testsupport.HttpServiceClientConfigurations;
 import org.junit.jupiter.api.Test;
 

@@ -4,6 +4,7 @@ import java.net.InetAddress;
 import java.time.Duration;
 import java.util.function.Predicate;
 
+import io.github.httppool.autoconfigure.PooledHttpServiceGroupConfigurer.ServiceClientSettings;
 import io.github.httppool.config.HttpPoolClientProperties;
 import io.github.httppool.config.internal.HttpPoolPropertiesMapper;
 import io.github.httppool.config.internal.ResolvedClient;

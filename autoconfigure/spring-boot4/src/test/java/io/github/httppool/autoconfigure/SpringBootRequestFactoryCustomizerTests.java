@@ -4,6 +4,7 @@ import java.net.SocketTimeoutException;
 import java.net.http.HttpClient;
 import java.util.Map;
 
+import io.github.httppool.autoconfigure.HttpPoolAutoConfiguration.HttpComponentsBuilderGeneration;
 import io.github.httppool.config.HttpPoolConnectionManagerCustomizer;
 import io.github.httppool.config.internal.SpringBootBuilderCustomizations;
 import io.github.httppool.pool.HttpPools;
