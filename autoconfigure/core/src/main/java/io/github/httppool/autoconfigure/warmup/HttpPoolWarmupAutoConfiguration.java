@@ -7,9 +7,9 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 
-import io.github.httppool.config.HttpPoolClientProperties;
 import io.github.httppool.config.HttpPoolProperties;
 import io.github.httppool.config.internal.HttpPoolClients;
+import io.github.httppool.config.internal.Inheritance;
 import io.github.httppool.config.internal.PooledClients;
 import io.github.httppool.config.internal.ResolvedClient;
 import io.github.httppool.pool.HttpPool;
@@ -58,8 +58,7 @@ public final class HttpPoolWarmupAutoConfiguration {
 			}
 			try {
 				List<ResolvedClient> clients = HttpPoolClients
-					.bindUnchecked(Binder.get(environment).bindOrCreate("http.pool", HttpPoolProperties.class),
-							environment)
+					.bindUnchecked(Binder.get(environment).bindOrCreate("http.pool", HttpPoolProperties.class))
 					.entrySet()
 					.stream()
 					.map((client) -> new ResolvedClient(client.getKey(), client.getValue(),
@@ -110,7 +109,7 @@ public final class HttpPoolWarmupAutoConfiguration {
 			.filter(ResolvedClient.Warmup::enabled)
 			.map(ResolvedClient.Warmup::budget)
 			.max(Duration::compareTo)
-			.orElseGet(() -> new HttpPoolClientProperties.Warmup().getBudget()));
+			.orElse(Inheritance.WARMUP_BUDGET));
 	}
 
 	/** What the rehearsal covers for all clients together, {@code null} for nothing. */

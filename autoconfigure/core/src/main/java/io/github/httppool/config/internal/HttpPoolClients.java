@@ -11,12 +11,8 @@ import java.util.regex.Pattern;
 import io.github.httppool.config.HttpPoolClientProperties;
 import io.github.httppool.config.HttpPoolProperties;
 import io.github.httppool.config.InvalidHttpPoolPropertyException;
-import io.github.httppool.pool.internal.SpringBootHttpClientFeatures;
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.boot.context.properties.bind.Bindable;
-import org.springframework.boot.context.properties.bind.Binder;
-import org.springframework.boot.context.properties.bind.PropertySourcesPlaceholdersResolver;
 import org.springframework.boot.context.properties.source.ConfigurationProperty;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
 import org.springframework.boot.context.properties.source.ConfigurationPropertySource;
@@ -31,27 +27,14 @@ import org.springframework.core.env.Environment;
 /**
  * The effective settings of every configured client: the default client
  * ({@code http.pool}) first, then each named client ({@code http.pool.clients.<name>})
- * with every value it does not set inherited from {@code http.pool}, except the keys in
- * {@link #NOT_INHERITED}.
+ * with every value it does not set inherited from {@code http.pool} (see
+ * {@link Inheritance}).
  *
  * @since 0.1.0
  */
 public final class HttpPoolClients {
 
-	/**
-	 * The keys of {@code http.pool} that a named client does not inherit, because they
-	 * belong to the default client alone: the HTTP service groups on its pool and the
-	 * upstreams its warm-up opens connections to. A named client has only its own.
-	 */
-	public static final Set<String> NOT_INHERITED = Set.of("service-groups", "warmup.targets");
-
 	private static final String FIX = "Update your application's configuration";
-
-	private static final ConfigurationPropertyName ROOT = ConfigurationPropertyName.of("http.pool");
-
-	private static final List<ConfigurationPropertyName> NOT_INHERITED_NAMES = NOT_INHERITED.stream()
-		.map((key) -> ConfigurationPropertyName.of("http.pool." + key))
-		.toList();
 
 	private static final Pattern PLAIN_NAME = Pattern.compile("[a-z0-9][a-z0-9-]*");
 
@@ -94,13 +77,13 @@ public final class HttpPoolClients {
 		Resolution resolution = new Resolution(environment, baseline, sslBundles);
 		Map<String, ResolvedClient> clients = new LinkedHashMap<>();
 		String defaultClient = HttpPoolProperties.DEFAULT_CLIENT;
-		clients.put(defaultClient, resolution.client(defaultClient, properties));
+		clients.put(defaultClient, resolution.client(defaultClient, Inheritance.merge(properties, null)));
 		HttpPoolPropertiesValidator.validate(properties, resolution.rejections(prefix(defaultClient)));
-		for (String name : properties.getClients().keySet()) {
+		properties.getClients().forEach((name, client) -> {
 			if (!defaultClient.equals(name)) {
-				clients.put(name, resolution.client(name, resolution.inherit(name)));
+				clients.put(name, resolution.client(name, Inheritance.merge(client, properties)));
 			}
-		}
+		});
 		if (!resolution.invalid.isEmpty()) {
 			throw new InvalidHttpPoolPropertyException(resolution.invalid, FIX);
 		}
@@ -108,21 +91,16 @@ public final class HttpPoolClients {
 	}
 
 	/**
-	 * Bind the settings of every client as configured, without checking them: the
+	 * Return the settings of every client as configured, without checking them: the
 	 * default client's, then each named client's with what it inherits from
 	 * {@code http.pool}. For reading settings before the application's context exists.
 	 * @param properties the bound {@code http.pool} properties
-	 * @param environment the environment the properties came from
 	 * @return the settings by client name, the default client first
 	 */
-	public static Map<String, HttpPoolClientProperties> bindUnchecked(HttpPoolProperties properties,
-			Environment environment) {
-		Resolution resolution = new Resolution(environment, SpringBootHttpClientFeatures.defaults(), null);
+	public static Map<String, HttpPoolClientProperties> bindUnchecked(HttpPoolProperties properties) {
 		Map<String, HttpPoolClientProperties> clients = new LinkedHashMap<>();
-		clients.put(HttpPoolProperties.DEFAULT_CLIENT, properties);
-		for (String name : properties.getClients().keySet()) {
-			clients.putIfAbsent(name, resolution.inherit(name));
-		}
+		clients.put(HttpPoolProperties.DEFAULT_CLIENT, Inheritance.merge(properties, null));
+		properties.getClients().forEach((name, client) -> clients.putIfAbsent(name, Inheritance.merge(client, properties)));
 		return clients;
 	}
 
@@ -182,10 +160,6 @@ public final class HttpPoolClients {
 
 		private final List<ConfigurationPropertySource> sources = new ArrayList<>();
 
-		private final Binder binder;
-
-		private final Binder inheritedBinder;
-
 		private final HttpClientSettings baseline;
 
 		private final @Nullable SslBundles sslBundles;
@@ -194,35 +168,8 @@ public final class HttpPoolClients {
 
 		Resolution(Environment environment, HttpClientSettings baseline, @Nullable SslBundles sslBundles) {
 			ConfigurationPropertySources.get(environment).forEach(this.sources::add);
-			PropertySourcesPlaceholdersResolver placeholders = new PropertySourcesPlaceholdersResolver(environment);
-			this.binder = new Binder(this.sources, placeholders);
-			this.inheritedBinder = new Binder(
-					this.sources.stream().map((source) -> source.filter(Resolution::isInherited)).toList(),
-					placeholders);
 			this.baseline = baseline;
 			this.sslBundles = sslBundles;
-		}
-
-		private static boolean isInherited(ConfigurationPropertyName name) {
-			for (ConfigurationPropertyName notInherited : NOT_INHERITED_NAMES) {
-				if (notInherited.equals(name) || notInherited.isAncestorOf(name)) {
-					return false;
-				}
-			}
-			return true;
-		}
-
-		/**
-		 * Bind the settings of a named client: those of {@code http.pool} it inherits,
-		 * then its own.
-		 */
-		HttpPoolClientProperties inherit(String name) {
-			HttpPoolClientProperties properties = new HttpPoolClientProperties();
-			this.inheritedBinder.bind(ROOT, Bindable.ofInstance(properties));
-			for (ConfigurationPropertyName propertyName : propertyNames(name)) {
-				this.binder.bind(propertyName, Bindable.ofInstance(properties));
-			}
-			return properties;
 		}
 
 		ResolvedClient client(String name, HttpPoolClientProperties properties) {
@@ -314,22 +261,6 @@ public final class HttpPoolClients {
 				}
 			}
 			return null;
-		}
-
-		/**
-		 * Return the property names a named client's settings can be written under, as
-		 * Spring Boot's map binding found its name: as a map key
-		 * ({@code http.pool.clients[eu.partner]}) and, for a name without dots, as a
-		 * plain element in the case it was written ({@code http.pool.clients.Partner}).
-		 */
-		private static List<ConfigurationPropertyName> propertyNames(String name) {
-			ConfigurationPropertyName clients = ROOT.append("clients");
-			if (PLAIN_NAME.matcher(name).matches()) {
-				return List.of(clients.append(name));
-			}
-			ConfigurationPropertyName key = clients.append("[" + name + "]");
-			return name.contains(".") ? List.of(key)
-					: List.of(key, ConfigurationPropertyName.adapt("http.pool.clients." + name, '.'));
 		}
 
 	}

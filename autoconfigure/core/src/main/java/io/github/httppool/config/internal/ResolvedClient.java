@@ -93,15 +93,15 @@ public final class ResolvedClient {
 	public ResolvedClient(String name, HttpPoolClientProperties properties, HttpClientSettings baseline,
 			@Nullable SslBundle sslBundle, Map<String, SslBundle> routeSslBundles) {
 		this.name = name;
-		this.properties = properties;
+		this.properties = Inheritance.merge(properties, null);
 		this.baseline = baseline;
 		this.sslBundle = sslBundle;
 		this.connectTimeout = firstNonNull(properties.getConnectTimeout(), baseline.connectTimeout(),
 				DEFAULT_CONNECT_TIMEOUT);
 		this.responseTimeout = firstNonNull(properties.getResponseTimeout(), baseline.readTimeout(),
 				DEFAULT_RESPONSE_TIMEOUT);
-		this.routes = Collections.unmodifiableMap(parseRoutes(properties.getRoutes()));
-		parseWarmupTargets(properties.getWarmup().getTargets());
+		this.routes = Collections.unmodifiableMap(parseRoutes(this.properties.getRoutes()));
+		parseWarmupTargets(this.properties.getWarmup().getTargets());
 		Map<RouteKey, SslBundle> bundles = new LinkedHashMap<>();
 		this.routes.forEach((key, route) -> {
 			SslBundle bundle = (route.getSsl().getBundle() != null) ? routeSslBundles.get(route.getSsl().getBundle())
