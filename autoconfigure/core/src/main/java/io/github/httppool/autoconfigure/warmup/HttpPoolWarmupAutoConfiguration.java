@@ -8,10 +8,10 @@ import java.util.List;
 import java.util.Set;
 
 import io.github.httppool.config.HttpPoolProperties;
-import io.github.httppool.config.internal.HttpPoolClients;
+import io.github.httppool.config.internal.HttpPoolSettings;
 import io.github.httppool.config.internal.Inheritance;
 import io.github.httppool.config.internal.PooledClients;
-import io.github.httppool.config.internal.ResolvedClient;
+import io.github.httppool.config.internal.ClientSettings;
 import io.github.httppool.pool.HttpPool;
 import io.github.httppool.pool.HttpPools;
 import io.github.httppool.pool.internal.Milliseconds;
@@ -47,7 +47,7 @@ import org.springframework.web.client.RestClient;
 @AutoConfiguration(afterName = "io.github.httppool.autoconfigure.HttpPoolAutoConfiguration")
 @ConditionalOnClass({ PoolingHttpClientConnectionManager.class, RestClient.class })
 @ConditionalOnBooleanProperty(name = "http.pool.enabled", matchIfMissing = true)
-@ConditionalOnBean({ HttpPools.class, HttpPoolClients.class, PooledClients.class })
+@ConditionalOnBean({ HttpPools.class, HttpPoolSettings.class, PooledClients.class })
 public final class HttpPoolWarmupAutoConfiguration {
 
 	@Bean
@@ -57,13 +57,9 @@ public final class HttpPoolWarmupAutoConfiguration {
 				return;
 			}
 			try {
-				List<ResolvedClient> clients = HttpPoolClients
-					.bindUnchecked(Binder.get(environment).bindOrCreate("http.pool", HttpPoolProperties.class))
-					.entrySet()
-					.stream()
-					.map((client) -> new ResolvedClient(client.getKey(), client.getValue(),
-							SpringBootHttpClientFeatures.defaults(), null))
-					.toList();
+				List<ClientSettings> clients = HttpPoolSettings.resolveUnchecked(
+						Binder.get(environment).bindOrCreate("http.pool", HttpPoolProperties.class),
+						SpringBootHttpClientFeatures.defaults());
 				RehearsalRun.Plan plan = plan(clients);
 				if (plan != null) {
 					RehearsalRun.startEarly(plan, budget(clients), PooledClients.earlyRehearsalClients());
@@ -78,12 +74,12 @@ public final class HttpPoolWarmupAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean(HttpPoolWarmer.class)
-	WarmupRunner httpPoolWarmer(HttpPoolClients httpPoolClients, HttpPools httpPools,
+	WarmupRunner httpPoolWarmer(HttpPoolSettings httpPoolSettings, HttpPools httpPools,
 			PooledClients pooledClients) {
 		List<PoolWarmup> warmups = new ArrayList<>();
-		List<ResolvedClient> pooled = new ArrayList<>();
-		for (String name : httpPoolClients.names()) {
-			ResolvedClient client = httpPoolClients.client(name);
+		List<ClientSettings> pooled = new ArrayList<>();
+		for (String name : httpPoolSettings.names()) {
+			ClientSettings client = httpPoolSettings.client(name);
 			HttpPool pool = httpPools.get(name);
 			if (pool != null) {
 				pooled.add(client);
@@ -103,23 +99,23 @@ public final class HttpPoolWarmupAutoConfiguration {
 	}
 
 	/** The budget of the whole warm-up: the largest of the clients'. */
-	private static Duration budget(Collection<ResolvedClient> clients) {
+	private static Duration budget(Collection<ClientSettings> clients) {
 		return Milliseconds.roundUp(clients.stream()
-			.map(ResolvedClient::warmup)
-			.filter(ResolvedClient.Warmup::enabled)
-			.map(ResolvedClient.Warmup::budget)
+			.map(ClientSettings::warmup)
+			.filter(ClientSettings.Warmup::enabled)
+			.map(ClientSettings.Warmup::budget)
 			.max(Duration::compareTo)
 			.orElse(Inheritance.WARMUP_BUDGET));
 	}
 
 	/** What the rehearsal covers for all clients together, {@code null} for nothing. */
-	private static RehearsalRun.@Nullable Plan plan(Collection<ResolvedClient> clients) {
+	private static RehearsalRun.@Nullable Plan plan(Collection<ClientSettings> clients) {
 		int requests = 0;
 		Set<Class<?>> types = new LinkedHashSet<>();
 		boolean tls = false;
-		for (ResolvedClient client : clients) {
-			ResolvedClient.Warmup warmup = client.warmup();
-			ResolvedClient.Rehearsal rehearsal = warmup.rehearsal();
+		for (ClientSettings client : clients) {
+			ClientSettings.Warmup warmup = client.warmup();
+			ClientSettings.Rehearsal rehearsal = warmup.rehearsal();
 			if (warmup.enabled() && rehearsal != null) {
 				requests = Math.max(requests, rehearsal.requests());
 				types.addAll(rehearsal.types());
@@ -129,11 +125,11 @@ public final class HttpPoolWarmupAutoConfiguration {
 		return (requests > 0) ? new RehearsalRun.Plan(requests, List.copyOf(types), tls) : null;
 	}
 
-	private static PoolWarmup warmup(ResolvedClient client, HttpPool pool, PooledClients pooledClients) {
+	private static PoolWarmup warmup(ClientSettings client, HttpPool pool, PooledClients pooledClients) {
 		PoolWarmup.Settings settings = new PoolWarmup.Settings(client.warmup().failOnError(),
-				Milliseconds.roundUp(client.keepWarmInterval()),
+				Milliseconds.roundUp(client.warmup().keepWarmInterval()),
 				client.propertyPrefix() + "warmup.");
-		return new PoolWarmup(pool, client.routePlanner(), client.warmupTargets(), settings,
+		return new PoolWarmup(pool, client.routePlanner(), client.warmup().targets(), settings,
 				() -> pooledClients.restClientBuilder(client.name()));
 	}
 
