@@ -185,7 +185,6 @@ final class SettingsResolver {
 	private ClientSettings settings(String name, HttpPoolClientProperties p, @Nullable SslBundle sslBundle,
 			Map<RouteKey, ClientSettings.Route> routes, List<WarmupTarget> warmupTargets) {
 		HttpPoolClientProperties.Eviction eviction = p.getEviction();
-		HttpPoolClientProperties.Proxy proxy = p.getProxy();
 		HttpPoolClientProperties.Warmup warmup = p.getWarmup();
 		HttpPoolClientProperties.Warmup.Rehearsal rehearsal = warmup.getRehearsal();
 		Duration configuredResponseTimeout = first(p.getResponseTimeout(), this.baseline.readTimeout());
@@ -204,18 +203,33 @@ final class SettingsResolver {
 				new ClientSettings.Retry(p.getRetry().getMaxRetries(), p.getRetry().isNonIdempotent()),
 				p.getReclaim().isAtRequestEnd(), p.getReclaim().isUnreachable(), p.getDns().getRefreshInterval(),
 				p.getSsl().getBundle(), sslBundle,
-				(proxy.getHost() != null) ? new ClientSettings.Proxy(
-						new HttpHost("http", proxy.getHost(), proxy.getPort()), List.copyOf(proxy.getNonProxyHosts()),
-						(proxy.getUsername() != null) ? new UsernamePasswordCredentials(proxy.getUsername(),
-								(proxy.getPassword() != null) ? proxy.getPassword().toCharArray() : new char[0])
-								: null)
-						: null,
+				proxy(p.getProxy()),
 				new ClientSettings.Warmup(warmup.isEnabled(), warmup.getBudget(), warmup.isFailOnError(),
 						rehearsal.isEnabled()
 								? new ClientSettings.Rehearsal(rehearsal.getRequests(), List.copyOf(rehearsal.getTypes()))
 								: null,
 						warmup.getKeepWarm().intervalOrDefault(p.getValidateAfterInactivity()), warmupTargets),
 				routes);
+	}
+
+	/**
+	 * Return the configured proxy, or {@code null} for none or for one whose host or port
+	 * is invalid (a problem reported by the checks).
+	 */
+	private static ClientSettings.@Nullable Proxy proxy(HttpPoolClientProperties.Proxy proxy) {
+		if (proxy.getHost() == null) {
+			return null;
+		}
+		try {
+			return new ClientSettings.Proxy(new HttpHost("http", proxy.getHost(), proxy.getPort()),
+					List.copyOf(proxy.getNonProxyHosts()), (proxy.getUsername() != null)
+							? new UsernamePasswordCredentials(proxy.getUsername(),
+									(proxy.getPassword() != null) ? proxy.getPassword().toCharArray() : new char[0])
+							: null);
+		}
+		catch (IllegalArgumentException ex) {
+			return null;
+		}
 	}
 
 	/**
