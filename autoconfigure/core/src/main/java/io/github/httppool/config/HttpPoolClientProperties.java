@@ -11,8 +11,11 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The settings of one client and its connection pool: the default client binds them
- * under {@code http.pool}, each named client under {@code http.pool.clients.<name>},
- * inheriting every value it does not set from {@code http.pool}.
+ * under {@code http.pool}, each named client under {@code http.pool.clients.<name>}.
+ * Every field holds what the configuration says, {@code null} where it says nothing: a
+ * named client then inherits the value of {@code http.pool} (except its
+ * {@code service-groups} and {@code warmup.targets}), and the default client takes the
+ * default its javadoc states.
  *
  * @since 0.1.0
  */
@@ -38,13 +41,15 @@ public class HttpPoolClientProperties {
 
 	/**
 	 * Maximum number of connections in the pool, across all routes.
+	 * Default: 200.
 	 */
-	private int maxTotal = 200;
+	private @Nullable Integer maxTotal;
 
 	/**
 	 * Maximum number of connections to one route (scheme, host and port).
+	 * Default: 50.
 	 */
-	private int maxPerRoute = 50;
+	private @Nullable Integer maxPerRoute;
 
 	/**
 	 * Maximum number of callers that may wait for a connection to one route; the next
@@ -55,8 +60,9 @@ public class HttpPoolClientProperties {
 	/**
 	 * Maximum time a caller waits to lease a connection from a fully used pool before it
 	 * fails.
+	 * Default: 5s.
 	 */
-	private Duration connectionRequestTimeout = Duration.ofSeconds(5);
+	private @Nullable Duration connectionRequestTimeout;
 
 	/**
 	 * Maximum time to establish a connection, TLS handshake included. When not set,
@@ -83,15 +89,17 @@ public class HttpPoolClientProperties {
 	/**
 	 * Idle time after which a pooled connection is checked for staleness before it is
 	 * reused.
+	 * Default: 2s.
 	 */
-	private Duration validateAfterInactivity = Duration.ofSeconds(2);
+	private @Nullable Duration validateAfterInactivity;
 
 	/**
 	 * Maximum lifetime of a connection, so that DNS and load-balancer changes are picked
 	 * up; each connection lives a random share of it, up to 5% less, so that connections
 	 * opened together are not renewed together.
+	 * Default: 10m.
 	 */
-	private Duration timeToLive = Duration.ofMinutes(10);
+	private @Nullable Duration timeToLive;
 
 	/**
 	 * How long a connection may stay leased before a WARN with the stack trace of the
@@ -101,13 +109,15 @@ public class HttpPoolClientProperties {
 
 	/**
 	 * How the pool enforces its limits.
+	 * Default: strict.
 	 */
-	private ConcurrencyPolicy concurrencyPolicy = ConcurrencyPolicy.STRICT;
+	private @Nullable ConcurrencyPolicy concurrencyPolicy;
 
 	/**
 	 * Which idle connection is reused first.
+	 * Default: lifo.
 	 */
-	private ReusePolicy reusePolicy = ReusePolicy.LIFO;
+	private @Nullable ReusePolicy reusePolicy;
 
 	private final KeepAlive keepAlive = new KeepAlive();
 
@@ -148,19 +158,19 @@ public class HttpPoolClientProperties {
 		return this.serviceGroups;
 	}
 
-	public int getMaxTotal() {
+	public @Nullable Integer getMaxTotal() {
 		return this.maxTotal;
 	}
 
-	public void setMaxTotal(int maxTotal) {
+	public void setMaxTotal(@Nullable Integer maxTotal) {
 		this.maxTotal = maxTotal;
 	}
 
-	public int getMaxPerRoute() {
+	public @Nullable Integer getMaxPerRoute() {
 		return this.maxPerRoute;
 	}
 
-	public void setMaxPerRoute(int maxPerRoute) {
+	public void setMaxPerRoute(@Nullable Integer maxPerRoute) {
 		this.maxPerRoute = maxPerRoute;
 	}
 
@@ -172,11 +182,11 @@ public class HttpPoolClientProperties {
 		this.maxPendingLeases = maxPendingLeases;
 	}
 
-	public Duration getConnectionRequestTimeout() {
+	public @Nullable Duration getConnectionRequestTimeout() {
 		return this.connectionRequestTimeout;
 	}
 
-	public void setConnectionRequestTimeout(Duration connectionRequestTimeout) {
+	public void setConnectionRequestTimeout(@Nullable Duration connectionRequestTimeout) {
 		this.connectionRequestTimeout = connectionRequestTimeout;
 	}
 
@@ -204,19 +214,19 @@ public class HttpPoolClientProperties {
 		this.callTimeout = callTimeout;
 	}
 
-	public Duration getValidateAfterInactivity() {
+	public @Nullable Duration getValidateAfterInactivity() {
 		return this.validateAfterInactivity;
 	}
 
-	public void setValidateAfterInactivity(Duration validateAfterInactivity) {
+	public void setValidateAfterInactivity(@Nullable Duration validateAfterInactivity) {
 		this.validateAfterInactivity = validateAfterInactivity;
 	}
 
-	public Duration getTimeToLive() {
+	public @Nullable Duration getTimeToLive() {
 		return this.timeToLive;
 	}
 
-	public void setTimeToLive(Duration timeToLive) {
+	public void setTimeToLive(@Nullable Duration timeToLive) {
 		this.timeToLive = timeToLive;
 	}
 
@@ -228,19 +238,19 @@ public class HttpPoolClientProperties {
 		this.leakDetectionThreshold = leakDetectionThreshold;
 	}
 
-	public ConcurrencyPolicy getConcurrencyPolicy() {
+	public @Nullable ConcurrencyPolicy getConcurrencyPolicy() {
 		return this.concurrencyPolicy;
 	}
 
-	public void setConcurrencyPolicy(ConcurrencyPolicy concurrencyPolicy) {
+	public void setConcurrencyPolicy(@Nullable ConcurrencyPolicy concurrencyPolicy) {
 		this.concurrencyPolicy = concurrencyPolicy;
 	}
 
-	public ReusePolicy getReusePolicy() {
+	public @Nullable ReusePolicy getReusePolicy() {
 		return this.reusePolicy;
 	}
 
-	public void setReusePolicy(ReusePolicy reusePolicy) {
+	public void setReusePolicy(@Nullable ReusePolicy reusePolicy) {
 		this.reusePolicy = reusePolicy;
 	}
 
@@ -288,42 +298,45 @@ public class HttpPoolClientProperties {
 		/**
 		 * How long an idle connection is kept when the server sends no 'Keep-Alive:
 		 * timeout' header.
+		 * Default: 20s.
 		 */
-		private Duration defaultTimeout = Duration.ofSeconds(20);
+		private @Nullable Duration defaultTimeout;
 
 		/**
 		 * Upper bound of how long an idle connection is kept, whatever the server says;
 		 * keep it below the idle timeout of load balancers on the way.
+		 * Default: 60s.
 		 */
-		private Duration maxTimeout = Duration.ofSeconds(60);
+		private @Nullable Duration maxTimeout;
 
 		/**
 		 * Time subtracted from the server's 'Keep-Alive: timeout' so that the client
 		 * stops reusing a connection before the server closes it.
+		 * Default: 1s.
 		 */
-		private Duration safetyMargin = Duration.ofSeconds(1);
+		private @Nullable Duration safetyMargin;
 
-		public Duration getDefaultTimeout() {
+		public @Nullable Duration getDefaultTimeout() {
 			return this.defaultTimeout;
 		}
 
-		public void setDefaultTimeout(Duration defaultTimeout) {
+		public void setDefaultTimeout(@Nullable Duration defaultTimeout) {
 			this.defaultTimeout = defaultTimeout;
 		}
 
-		public Duration getMaxTimeout() {
+		public @Nullable Duration getMaxTimeout() {
 			return this.maxTimeout;
 		}
 
-		public void setMaxTimeout(Duration maxTimeout) {
+		public void setMaxTimeout(@Nullable Duration maxTimeout) {
 			this.maxTimeout = maxTimeout;
 		}
 
-		public Duration getSafetyMargin() {
+		public @Nullable Duration getSafetyMargin() {
 			return this.safetyMargin;
 		}
 
-		public void setSafetyMargin(Duration safetyMargin) {
+		public void setSafetyMargin(@Nullable Duration safetyMargin) {
 			this.safetyMargin = safetyMargin;
 		}
 
@@ -337,41 +350,44 @@ public class HttpPoolClientProperties {
 		/**
 		 * Whether a background task closes expired connections and connections idle
 		 * longer than 'idle-timeout'.
+		 * Default: true.
 		 */
-		private boolean enabled = true;
+		private @Nullable Boolean enabled;
 
 		/**
 		 * How often the pool is checked for connections to close.
+		 * Default: 5s.
 		 */
-		private Duration interval = Duration.ofSeconds(5);
+		private @Nullable Duration interval;
 
 		/**
 		 * Idle time after which a pooled connection is closed, even if its keep-alive has
 		 * not expired.
+		 * Default: 30s.
 		 */
-		private Duration idleTimeout = Duration.ofSeconds(30);
+		private @Nullable Duration idleTimeout;
 
-		public boolean isEnabled() {
+		public @Nullable Boolean isEnabled() {
 			return this.enabled;
 		}
 
-		public void setEnabled(boolean enabled) {
+		public void setEnabled(@Nullable Boolean enabled) {
 			this.enabled = enabled;
 		}
 
-		public Duration getInterval() {
+		public @Nullable Duration getInterval() {
 			return this.interval;
 		}
 
-		public void setInterval(Duration interval) {
+		public void setInterval(@Nullable Duration interval) {
 			this.interval = interval;
 		}
 
-		public Duration getIdleTimeout() {
+		public @Nullable Duration getIdleTimeout() {
 			return this.idleTimeout;
 		}
 
-		public void setIdleTimeout(Duration idleTimeout) {
+		public void setIdleTimeout(@Nullable Duration idleTimeout) {
 			this.idleTimeout = idleTimeout;
 		}
 
@@ -386,28 +402,30 @@ public class HttpPoolClientProperties {
 		/**
 		 * Maximum number of retries of a request whose connection failed before a
 		 * response arrived (a stale or reset connection); 0 disables retries.
+		 * Default: 1.
 		 */
-		private int maxRetries = 1;
+		private @Nullable Integer maxRetries;
 
 		/**
 		 * Whether requests with non-idempotent methods (POST, PATCH) are retried too; a
 		 * server may then process them twice.
+		 * Default: false.
 		 */
-		private boolean nonIdempotent = false;
+		private @Nullable Boolean nonIdempotent;
 
-		public int getMaxRetries() {
+		public @Nullable Integer getMaxRetries() {
 			return this.maxRetries;
 		}
 
-		public void setMaxRetries(int maxRetries) {
+		public void setMaxRetries(@Nullable Integer maxRetries) {
 			this.maxRetries = maxRetries;
 		}
 
-		public boolean isNonIdempotent() {
+		public @Nullable Boolean isNonIdempotent() {
 			return this.nonIdempotent;
 		}
 
-		public void setNonIdempotent(boolean nonIdempotent) {
+		public void setNonIdempotent(@Nullable Boolean nonIdempotent) {
 			this.nonIdempotent = nonIdempotent;
 		}
 
@@ -425,29 +443,31 @@ public class HttpPoolClientProperties {
 		 * connection reused when its whole body has arrived, otherwise its connection
 		 * closed. Turn off for a client whose response bodies are read after the request
 		 * that obtained them has completed.
+		 * Default: true.
 		 */
-		private boolean atRequestEnd = true;
+		private @Nullable Boolean atRequestEnd;
 
 		/**
 		 * Whether a connection leased for a response that nothing refers to any more (no
 		 * response, body stream or HTTP client object) is closed and handed back to the
 		 * pool once the garbage collector finds it unreachable.
+		 * Default: true.
 		 */
-		private boolean unreachable = true;
+		private @Nullable Boolean unreachable;
 
-		public boolean isAtRequestEnd() {
+		public @Nullable Boolean isAtRequestEnd() {
 			return this.atRequestEnd;
 		}
 
-		public void setAtRequestEnd(boolean atRequestEnd) {
+		public void setAtRequestEnd(@Nullable Boolean atRequestEnd) {
 			this.atRequestEnd = atRequestEnd;
 		}
 
-		public boolean isUnreachable() {
+		public @Nullable Boolean isUnreachable() {
 			return this.unreachable;
 		}
 
-		public void setUnreachable(boolean unreachable) {
+		public void setUnreachable(@Nullable Boolean unreachable) {
 			this.unreachable = unreachable;
 		}
 
@@ -462,14 +482,15 @@ public class HttpPoolClientProperties {
 		 * How often the host names the pool holds connections to are resolved again, so
 		 * that new addresses receive connections and connections to addresses that left
 		 * are closed; the JVM's own DNS cache (networkaddress.cache.ttl) still applies.
+		 * Default: 5s.
 		 */
-		private Duration refreshInterval = Duration.ofSeconds(5);
+		private @Nullable Duration refreshInterval;
 
-		public Duration getRefreshInterval() {
+		public @Nullable Duration getRefreshInterval() {
 			return this.refreshInterval;
 		}
 
-		public void setRefreshInterval(Duration refreshInterval) {
+		public void setRefreshInterval(@Nullable Duration refreshInterval) {
 			this.refreshInterval = refreshInterval;
 		}
 
@@ -511,14 +532,15 @@ public class HttpPoolClientProperties {
 
 		/**
 		 * Port of the HTTP proxy.
+		 * Default: 8080.
 		 */
-		private int port = 8080;
+		private @Nullable Integer port;
 
 		/**
 		 * Hosts reached without the proxy; '*' matches any characters, as in
 		 * 'localhost', '*.internal' or '10.*'.
-		 */
-		private List<String> nonProxyHosts = new ArrayList<>();
+			 */
+		private @Nullable List<String> nonProxyHosts;
 
 		/**
 		 * User name for proxy authentication (Basic).
@@ -538,19 +560,19 @@ public class HttpPoolClientProperties {
 			this.host = host;
 		}
 
-		public int getPort() {
+		public @Nullable Integer getPort() {
 			return this.port;
 		}
 
-		public void setPort(int port) {
+		public void setPort(@Nullable Integer port) {
 			this.port = port;
 		}
 
-		public List<String> getNonProxyHosts() {
+		public @Nullable List<String> getNonProxyHosts() {
 			return this.nonProxyHosts;
 		}
 
-		public void setNonProxyHosts(List<String> nonProxyHosts) {
+		public void setNonProxyHosts(@Nullable List<String> nonProxyHosts) {
 			this.nonProxyHosts = nonProxyHosts;
 		}
 
@@ -581,22 +603,25 @@ public class HttpPoolClientProperties {
 		/**
 		 * Whether the client is warmed up at start-up, before the application reports
 		 * itself ready to accept traffic.
+		 * Default: true.
 		 */
-		private boolean enabled = true;
+		private @Nullable Boolean enabled;
 
 		/**
 		 * Maximum time the warm-up may add to start-up, all clients together (the largest
 		 * of the clients' budgets applies); what is not done by then is abandoned and
 		 * reported as a failure.
+		 * Default: 5s.
 		 */
-		private Duration budget = Duration.ofSeconds(5);
+		private @Nullable Duration budget;
 
 		/**
 		 * Whether a target that cannot be warmed up (unreachable, DNS or TLS error, budget
 		 * exceeded, error response to a warm-up request) fails start-up instead of being
 		 * logged as a warning.
+		 * Default: false.
 		 */
-		private boolean failOnError = false;
+		private @Nullable Boolean failOnError;
 
 		/**
 		 * Upstreams to open connections to at start-up, without sending requests, each
@@ -609,27 +634,27 @@ public class HttpPoolClientProperties {
 
 		private final KeepWarm keepWarm = new KeepWarm();
 
-		public boolean isEnabled() {
+		public @Nullable Boolean isEnabled() {
 			return this.enabled;
 		}
 
-		public void setEnabled(boolean enabled) {
+		public void setEnabled(@Nullable Boolean enabled) {
 			this.enabled = enabled;
 		}
 
-		public Duration getBudget() {
+		public @Nullable Duration getBudget() {
 			return this.budget;
 		}
 
-		public void setBudget(Duration budget) {
+		public void setBudget(@Nullable Duration budget) {
 			this.budget = budget;
 		}
 
-		public boolean isFailOnError() {
+		public @Nullable Boolean isFailOnError() {
 			return this.failOnError;
 		}
 
-		public void setFailOnError(boolean failOnError) {
+		public void setFailOnError(@Nullable Boolean failOnError) {
 			this.failOnError = failOnError;
 		}
 
@@ -715,14 +740,16 @@ public class HttpPoolClientProperties {
 			 * Whether the request path (RestClient, message conversion, HttpClient,
 			 * connection handling) is rehearsed at start-up, once per JVM for all clients,
 			 * on a throw-away pool against an in-process loopback endpoint.
+			 * Default: true.
 			 */
-			private boolean enabled = true;
+			private @Nullable Boolean enabled;
 
 			/**
 			 * Number of rehearsal requests, sent over HTTP and again over TLS when a client
 			 * calls HTTPS upstreams; the largest of the clients' values applies.
+			 * Default: 100.
 			 */
-			private int requests = 100;
+			private @Nullable Integer requests;
 
 			/**
 			 * Application types (request and response bodies of the client's calls) that
@@ -730,30 +757,30 @@ public class HttpPoolClientProperties {
 			 * when that makes an instance (a record is made with zeros and nulls when it
 			 * does not), so that their JSON deserializers and serializers are built and
 			 * compiled before the first real call. Needs Jackson.
-			 */
-			private List<Class<?>> types = new ArrayList<>();
+					 */
+			private @Nullable List<Class<?>> types;
 
-			public boolean isEnabled() {
+			public @Nullable Boolean isEnabled() {
 				return this.enabled;
 			}
 
-			public void setEnabled(boolean enabled) {
+			public void setEnabled(@Nullable Boolean enabled) {
 				this.enabled = enabled;
 			}
 
-			public int getRequests() {
+			public @Nullable Integer getRequests() {
 				return this.requests;
 			}
 
-			public void setRequests(int requests) {
+			public void setRequests(@Nullable Integer requests) {
 				this.requests = requests;
 			}
 
-			public List<Class<?>> getTypes() {
+			public @Nullable List<Class<?>> getTypes() {
 				return this.types;
 			}
 
-			public void setTypes(List<Class<?>> types) {
+			public void setTypes(@Nullable List<Class<?>> types) {
 				this.types = types;
 			}
 

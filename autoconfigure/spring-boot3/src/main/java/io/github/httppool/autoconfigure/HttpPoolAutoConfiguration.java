@@ -7,7 +7,7 @@ import io.github.httppool.config.HttpPoolConnectionManagerCustomizer;
 import io.github.httppool.config.HttpPoolHttpClientCustomizer;
 import io.github.httppool.config.HttpPoolProperties;
 import io.github.httppool.config.internal.HttpPoolBeansConfiguration;
-import io.github.httppool.config.internal.HttpPoolClients;
+import io.github.httppool.config.internal.HttpPoolSettings;
 import io.github.httppool.config.internal.HttpPoolFactory;
 import io.github.httppool.config.internal.NamedRestClientsRegistrar;
 import io.github.httppool.config.internal.PooledClients;
@@ -119,9 +119,9 @@ public final class HttpPoolAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	PooledClients httpPoolPooledClients(HttpPoolClients httpPoolClients, HttpPools httpPools,
+	PooledClients httpPoolPooledClients(HttpPoolSettings httpPoolSettings, HttpPools httpPools,
 			ObjectProvider<RestClientCustomizer> restClientCustomizers) {
-		return new PooledClients(httpPoolClients, httpPools, this.factory,
+		return new PooledClients(httpPoolSettings, httpPools, this.factory,
 				() -> restClientCustomizers.orderedStream()
 					.map((customizer) -> (Consumer<RestClient.Builder>) customizer::customize)
 					.toList());

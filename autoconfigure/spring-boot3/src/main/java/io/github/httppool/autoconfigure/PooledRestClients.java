@@ -6,7 +6,7 @@ import java.util.Map;
 import io.github.httppool.config.internal.PooledClients;
 import io.github.httppool.config.internal.PooledRequestFactories;
 import io.github.httppool.config.internal.PooledRestClientsSupport;
-import io.github.httppool.config.internal.ResolvedClient;
+import io.github.httppool.config.internal.ClientSettings;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -62,7 +62,7 @@ public final class PooledRestClients extends PooledRestClientsSupport<RestTempla
 	 */
 	@Override
 	public RestTemplateBuilder restTemplateBuilder(String client) {
-		ResolvedClient resolved = client(client);
+		ClientSettings resolved = client(client);
 		RestTemplateBuilderConfigurer configurer = this.restTemplateBuilderConfigurer.getIfAvailable();
 		RestTemplateBuilder builder = (configurer != null) ? configurer.configure(new RestTemplateBuilder())
 				: new RestTemplateBuilder().customizers(this.restTemplateCustomizers.orderedStream().toList());

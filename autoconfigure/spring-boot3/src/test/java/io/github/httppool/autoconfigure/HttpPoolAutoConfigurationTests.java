@@ -12,7 +12,7 @@ import io.github.httppool.autoconfigure.health.HttpPoolHealthContributorAutoConf
 import io.github.httppool.autoconfigure.metrics.HttpPoolLeakDetectionAutoConfiguration;
 import io.github.httppool.autoconfigure.metrics.HttpPoolMetricsAutoConfiguration;
 import io.github.httppool.autoconfigure.warmup.HttpPoolWarmupAutoConfiguration;
-import io.github.httppool.config.internal.HttpPoolClients;
+import io.github.httppool.config.internal.HttpPoolSettings;
 import io.github.httppool.pool.HttpPool;
 import io.github.httppool.pool.HttpPools;
 import io.github.httppool.pool.internal.ManagedPool;
@@ -211,7 +211,7 @@ class HttpPoolAutoConfigurationTests {
 	void springBootsReadTimeoutInSpringHttpClientIsTheBaselineOfThePools() {
 		this.server.responseDelay(Duration.ofSeconds(3));
 		this.contextRunner.withPropertyValues("spring.http.client.read-timeout=300ms").run((context) -> {
-			assertThat(context.getBean(HttpPoolClients.class).client(HttpPoolAutoConfiguration.DEFAULT_CLIENT)
+			assertThat(context.getBean(HttpPoolSettings.class).client(HttpPoolAutoConfiguration.DEFAULT_CLIENT)
 				.responseTimeout()).isEqualTo(Duration.ofMillis(300));
 			assertThatExceptionOfType(ResourceAccessException.class).isThrownBy(
 					() -> context.getBean(RestClient.class).get().uri(this.server.url("/slow")).retrieve().toBodilessEntity())

@@ -4,8 +4,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import io.github.httppool.config.HttpPoolClientProperties;
-import io.github.httppool.config.internal.HttpPoolClients;
+import io.github.httppool.config.internal.ClientSettings;
+import io.github.httppool.config.internal.HttpPoolSettings;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.http.client.HttpClientSettings;
@@ -33,13 +33,13 @@ class PooledHttpServiceGroupConfigurer implements RestClientHttpServiceGroupConf
 	// factory it replaces.
 	static final int ORDER = Ordered.HIGHEST_PRECEDENCE + 20;
 
-	private final HttpPoolClients clients;
+	private final HttpPoolSettings clients;
 
 	private final PooledRestClients pooledRestClients;
 
 	private final ServiceClientSettings serviceClientSettings;
 
-	PooledHttpServiceGroupConfigurer(HttpPoolClients clients, PooledRestClients pooledRestClients,
+	PooledHttpServiceGroupConfigurer(HttpPoolSettings clients, PooledRestClients pooledRestClients,
 			@Nullable HttpServiceClientProperties serviceClientProperties, @Nullable SslBundles sslBundles,
 			HttpClientSettings baseline) {
 		this.clients = clients;
@@ -65,12 +65,12 @@ class PooledHttpServiceGroupConfigurer implements RestClientHttpServiceGroupConf
 		}
 		HttpClientSettings settings = this.serviceClientSettings.settings(group.name());
 		builder.requestFactory(this.pooledRestClients.requestFactoryBuilder(client).build(settings));
-		HttpPoolClientProperties clientProperties = this.clients.get(client);
+		ClientSettings clientSettings = this.clients.client(client);
 		boolean groupHasBaseUrl = this.serviceClientSettings.baseUrl(group.name()) != null;
-		if (!groupHasBaseUrl && clientProperties.getBaseUrl() != null) {
-			builder.baseUrl(clientProperties.getBaseUrl());
+		if (!groupHasBaseUrl && clientSettings.baseUrl() != null) {
+			builder.baseUrl(clientSettings.baseUrl());
 		}
-		Map<String, List<String>> defaultHeaders = clientProperties.getDefaultHeaders();
+		Map<String, List<String>> defaultHeaders = clientSettings.defaultHeaders();
 		if (!defaultHeaders.isEmpty()) {
 			builder.defaultHeaders((headers) -> defaultHeaders.forEach((name, values) -> {
 				if (!headers.containsHeader(name)) {
@@ -88,7 +88,7 @@ class PooledHttpServiceGroupConfigurer implements RestClientHttpServiceGroupConf
 			}
 		}
 		for (String name : this.clients.names()) {
-			for (String group : this.clients.get(name).getServiceGroups()) {
+			for (String group : this.clients.client(name).serviceGroups()) {
 				clientByGroup.put(group, name);
 			}
 		}

@@ -7,7 +7,7 @@ import java.util.function.Predicate;
 import io.github.httppool.autoconfigure.PooledHttpServiceGroupConfigurer.ServiceClientSettings;
 import io.github.httppool.config.HttpPoolClientProperties;
 import io.github.httppool.config.internal.HttpPoolPropertiesMapper;
-import io.github.httppool.config.internal.ResolvedClient;
+import io.github.httppool.config.internal.ClientSettings;
 import io.github.httppool.pool.internal.SpringBootHttpClientFeatures;
 import org.junit.jupiter.api.Test;
 
@@ -49,8 +49,8 @@ class SpringBoot41SettingsTests {
 		HttpClientSettings boot = HttpClientSettings.defaults()
 			.withRedirects(HttpRedirects.DONT_FOLLOW)
 			.withCookieHandling(HttpCookieHandling.DISABLE);
-		ResolvedClient client = new ResolvedClient(HttpPoolAutoConfiguration.DEFAULT_CLIENT,
-				new HttpPoolClientProperties(), boot, null);
+		ClientSettings client = ClientSettings.resolve(HttpPoolAutoConfiguration.DEFAULT_CLIENT,
+				new HttpPoolClientProperties(), boot);
 		assertThat(new HttpPoolPropertiesMapper(client).requestConfig().getCookieSpec()).isEqualTo("ignore");
 	}
 

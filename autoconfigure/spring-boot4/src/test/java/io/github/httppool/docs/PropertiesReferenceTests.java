@@ -12,9 +12,7 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Collectors;
 
-import io.github.httppool.config.internal.HttpPoolClients;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -83,10 +81,7 @@ class PropertiesReferenceTests {
 		page.append("`http.pool.metrics.*` and `http.pool.health.*`) can also be ");
 		page.append("set per named client as `http.pool.clients.<name>.<key>`; a named client inherits every key it ");
 		page.append("does not set from `http.pool`, except ");
-		page.append(HttpPoolClients.NOT_INHERITED.stream()
-			.sorted()
-			.map((key) -> "`" + key + "`")
-			.collect(Collectors.joining(" and ")));
+		page.append("`service-groups` and `warmup.targets`");
 		page.append(". A client name with dots or upper-case letters is written in ");
 		page.append("brackets: `http.pool.clients[eu.partner].max-per-route`.\n\n");
 		page.append("A key under `http.pool` that is none of these (a typo such as `http.pool.max-totl`) is logged ");

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.List;
 
 import io.github.httppool.autoconfigure.PooledRestClients;
+import io.github.httppool.config.HttpPoolProperties;
 import io.github.httppool.testsupport.FailureReports;
 import io.github.httppool.testsupport.LoopbackHttpServer;
 import org.junit.jupiter.api.AfterEach;
@@ -75,6 +76,23 @@ class NamedClientsTests {
 				assertThat(pools.get("partner").connectionManager().getMaxTotal()).isEqualTo(30);
 				assertThat(pools.get("partner").connectionManager().getDefaultMaxPerRoute()).isEqualTo(3);
 				assertThat(pools.get("default").connectionManager().getDefaultMaxPerRoute()).isEqualTo(10);
+			});
+	}
+
+	@Test
+	void theBoundPropertiesOfANamedClientHoldOnlyWhatItSets() {
+		PoolTestSupport.contextRunner()
+			.withPropertyValues("http.pool.max-total=400", "http.pool.clients.partner.max-per-route=3")
+			.run((context) -> {
+				HttpPoolProperties properties = context.getBean(HttpPoolProperties.class);
+				assertThat(properties.getMaxTotal()).isEqualTo(400);
+				assertThat(properties.getMaxPerRoute()).isNull();
+				assertThat(properties.getClients().get("partner").getMaxTotal()).isNull();
+				assertThat(properties.getClients().get("partner").getMaxPerRoute()).isEqualTo(3);
+				assertThat(context.getBean(HttpPools.class).get("partner").connectionManager().getMaxTotal())
+					.isEqualTo(400);
+				assertThat(context.getBean(HttpPools.class).get("default").connectionManager().getDefaultMaxPerRoute())
+					.isEqualTo(50);
 			});
 	}
 

@@ -50,6 +50,8 @@ class BadInputTests {
 						"http.pool.retry.max-retries=-1"),
 				fails("proxy port out of range", "http.pool.proxy.port", "70000", "must be between 1 and 65535",
 						"http.pool.proxy.port=70000"),
+				fails("proxy port out of range beside a proxy host", "http.pool.proxy.port", "70000",
+						"must be between 1 and 65535", "http.pool.proxy.host=proxy.example", "http.pool.proxy.port=70000"),
 				fails("negative per-route meter limit", "http.pool.metrics.max-routes", "-1",
 						"must be 0 (no per-route meters) or more", "http.pool.metrics.max-routes=-1"),
 				// durations

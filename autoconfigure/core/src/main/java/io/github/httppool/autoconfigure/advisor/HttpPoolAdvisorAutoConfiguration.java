@@ -5,8 +5,8 @@ import io.github.httppool.advisor.internal.PoolAdvisor.ServerConcurrency;
 import io.github.httppool.advisor.internal.PoolAdvisor;
 import io.github.httppool.advisor.internal.PoolAdvisors;
 import io.github.httppool.config.HttpPoolProperties;
-import io.github.httppool.config.internal.HttpPoolClients;
-import io.github.httppool.config.internal.ResolvedClient;
+import io.github.httppool.config.internal.HttpPoolSettings;
+import io.github.httppool.config.internal.ClientSettings;
 import io.github.httppool.pool.HttpPools;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
 import org.jspecify.annotations.Nullable;
@@ -31,13 +31,13 @@ import org.springframework.web.context.WebApplicationContext;
  */
 @AutoConfiguration(afterName = "io.github.httppool.autoconfigure.HttpPoolAutoConfiguration")
 @ConditionalOnClass(PoolingHttpClientConnectionManager.class)
-@ConditionalOnBean({ HttpPools.class, HttpPoolClients.class })
+@ConditionalOnBean({ HttpPools.class, HttpPoolSettings.class })
 @ConditionalOnBooleanProperty(name = "http.pool.advisor.enabled", matchIfMissing = true)
 public final class HttpPoolAdvisorAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	PoolAdvisors httpPoolAdvisors(HttpPools httpPools, HttpPoolClients clients, HttpPoolProperties properties,
+	PoolAdvisors httpPoolAdvisors(HttpPools httpPools, HttpPoolSettings clients, HttpPoolProperties properties,
 			ApplicationContext context) {
 		HttpPoolProperties.Advisor advisor = properties.getAdvisor();
 		AdvisorSettings settings = new AdvisorSettings(advisor.getWindow(), advisor.getMaxRoutes(),
@@ -46,8 +46,8 @@ public final class HttpPoolAdvisorAutoConfiguration {
 		return new PoolAdvisors(httpPools, settings, (pool) -> {
 			String clientName = pool.name().contains(":") ? pool.name().substring(0, pool.name().indexOf(':'))
 					: pool.name();
-			ResolvedClient client = clients.names().contains(clientName) ? clients.client(clientName) : null;
-			String prefix = (client != null) ? client.propertyPrefix() : HttpPoolClients.prefix(clientName);
+			ClientSettings client = clients.names().contains(clientName) ? clients.client(clientName) : null;
+			String prefix = (client != null) ? client.propertyPrefix() : HttpPoolSettings.prefix(clientName);
 			return new PoolAdvisor(pool, settings, server,
 					(route) -> (client != null) ? client.maxConnectionsProperty(route.getTargetHost())
 							: prefix + "max-per-route",

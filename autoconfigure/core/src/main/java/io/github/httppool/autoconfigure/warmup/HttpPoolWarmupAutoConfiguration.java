@@ -7,11 +7,11 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 
-import io.github.httppool.config.HttpPoolClientProperties;
 import io.github.httppool.config.HttpPoolProperties;
-import io.github.httppool.config.internal.HttpPoolClients;
+import io.github.httppool.config.internal.HttpPoolSettings;
+import io.github.httppool.config.internal.Inheritance;
 import io.github.httppool.config.internal.PooledClients;
-import io.github.httppool.config.internal.ResolvedClient;
+import io.github.httppool.config.internal.ClientSettings;
 import io.github.httppool.pool.HttpPool;
 import io.github.httppool.pool.HttpPools;
 import io.github.httppool.pool.internal.Milliseconds;
@@ -48,7 +48,7 @@ import org.springframework.web.client.RestClient;
 @AutoConfiguration(afterName = "io.github.httppool.autoconfigure.HttpPoolAutoConfiguration")
 @ConditionalOnClass({ PoolingHttpClientConnectionManager.class, RestClient.class })
 @ConditionalOnBooleanProperty(name = "http.pool.enabled", matchIfMissing = true)
-@ConditionalOnBean({ HttpPools.class, HttpPoolClients.class, PooledClients.class })
+@ConditionalOnBean({ HttpPools.class, HttpPoolSettings.class, PooledClients.class })
 public final class HttpPoolWarmupAutoConfiguration {
 
 	@Bean
@@ -58,14 +58,9 @@ public final class HttpPoolWarmupAutoConfiguration {
 				return;
 			}
 			try {
-				List<ResolvedClient> clients = HttpPoolClients
-					.bindUnchecked(Binder.get(environment).bindOrCreate("http.pool", HttpPoolProperties.class),
-							environment)
-					.entrySet()
-					.stream()
-					.map((client) -> new ResolvedClient(client.getKey(), client.getValue(),
-							SpringBootHttpClientFeatures.defaults(), null))
-					.toList();
+				List<ClientSettings> clients = HttpPoolSettings.resolveUnchecked(
+						Binder.get(environment).bindOrCreate("http.pool", HttpPoolProperties.class),
+						SpringBootHttpClientFeatures.defaults());
 				RehearsalRun.Plan plan = plan(clients);
 				if (plan != null) {
 					RehearsalRun.startEarly(plan, budget(clients), PooledClients.earlyRehearsalClients());
@@ -80,19 +75,20 @@ public final class HttpPoolWarmupAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean(HttpPoolWarmer.class)
-	WarmupRunner httpPoolWarmer(HttpPoolClients httpPoolClients, HttpPools httpPools,
+	WarmupRunner httpPoolWarmer(HttpPoolSettings httpPoolSettings, HttpPools httpPools,
 			PooledClients pooledClients) {
 		List<PoolWarmup> warmups = new ArrayList<>();
-		List<ResolvedClient> pooled = new ArrayList<>();
-		for (String name : httpPoolClients.names()) {
-			ResolvedClient client = httpPoolClients.client(name);
+		List<ClientSettings> pooled = new ArrayList<>();
+		for (String name : httpPoolSettings.names()) {
+			ClientSettings client = httpPoolSettings.client(name);
 			HttpPool pool = httpPools.get(name);
 			if (pool != null) {
 				pooled.add(client);
 				if (client.warmup().enabled()) {
 					Settings settings = new Settings(client.warmup().failOnError(),
-							Milliseconds.roundUp(client.keepWarmInterval()), client.propertyPrefix() + "warmup.");
-					warmups.add(new PoolWarmup(pool, client.routePlanner(), client.warmupTargets(), settings,
+							Milliseconds.roundUp(client.warmup().keepWarmInterval()),
+							client.propertyPrefix() + "warmup.");
+					warmups.add(new PoolWarmup(pool, client.routePlanner(), client.warmup().targets(), settings,
 							() -> pooledClients.restClientBuilder(client.name())));
 				}
 			}
@@ -108,22 +104,22 @@ public final class HttpPoolWarmupAutoConfiguration {
 	}
 
 	// The largest of the clients'.
-	private static Duration budget(Collection<ResolvedClient> clients) {
+	private static Duration budget(Collection<ClientSettings> clients) {
 		return Milliseconds.roundUp(clients.stream()
-			.map(ResolvedClient::warmup)
-			.filter(ResolvedClient.Warmup::enabled)
-			.map(ResolvedClient.Warmup::budget)
+			.map(ClientSettings::warmup)
+			.filter(ClientSettings.Warmup::enabled)
+			.map(ClientSettings.Warmup::budget)
 			.max(Duration::compareTo)
-			.orElseGet(() -> new HttpPoolClientProperties.Warmup().getBudget()));
+			.orElse(Inheritance.WARMUP_BUDGET));
 	}
 
-	private static RehearsalRun.@Nullable Plan plan(Collection<ResolvedClient> clients) {
+	private static RehearsalRun.@Nullable Plan plan(Collection<ClientSettings> clients) {
 		int requests = 0;
 		Set<Class<?>> types = new LinkedHashSet<>();
 		boolean tls = false;
-		for (ResolvedClient client : clients) {
-			ResolvedClient.Warmup warmup = client.warmup();
-			ResolvedClient.Rehearsal rehearsal = warmup.rehearsal();
+		for (ClientSettings client : clients) {
+			ClientSettings.Warmup warmup = client.warmup();
+			ClientSettings.Rehearsal rehearsal = warmup.rehearsal();
 			if (warmup.enabled() && rehearsal != null) {
 				requests = Math.max(requests, rehearsal.requests());
 				types.addAll(rehearsal.types());

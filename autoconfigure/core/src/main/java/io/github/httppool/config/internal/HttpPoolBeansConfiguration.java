@@ -27,20 +27,20 @@ import org.springframework.core.env.Environment;
 public class HttpPoolBeansConfiguration {
 
 	@Bean
-	HttpPoolClients httpPoolClients(HttpPoolProperties properties, Environment environment,
+	HttpPoolSettings httpPoolSettings(HttpPoolProperties properties, Environment environment,
 			HttpPoolFactory httpPoolFactory) {
-		return HttpPoolClients.create(properties, environment, httpPoolFactory.baseline(),
+		return HttpPoolSettings.create(properties, environment, httpPoolFactory.baseline(),
 				httpPoolFactory.sslBundles());
 	}
 
 	@Bean
 	@ConditionalOnMissingBean
-	HttpPools httpPools(HttpPoolClients httpPoolClients, HttpPoolFactory httpPoolFactory,
+	HttpPools httpPools(HttpPoolSettings httpPoolSettings, HttpPoolFactory httpPoolFactory,
 			ObjectProvider<ApplicationPoolBeans.ConnectionManager> applicationConnectionManager,
 			ObjectProvider<ApplicationPoolBeans.HttpClient> applicationHttpClient) {
 		ApplicationPoolBeans.ConnectionManager connectionManager = applicationConnectionManager.getIfAvailable();
 		ApplicationPoolBeans.HttpClient httpClient = applicationHttpClient.getIfAvailable();
-		return httpPoolFactory.createPools(httpPoolClients,
+		return httpPoolFactory.createPools(httpPoolSettings,
 				(connectionManager != null) ? connectionManager.connectionManager() : null,
 				(httpClient != null) ? httpClient.httpClient() : null);
 	}

@@ -47,7 +47,7 @@ import org.springframework.boot.ssl.SslBundles;
 /**
  * Creates complete {@link HttpPool pools}: connection manager, HTTP client, monitor,
  * connection retirement and the record of what servers announce about keep-alive, from
- * a client's {@link ResolvedClient settings}. One definition serves the default client's
+ * a client's {@link ClientSettings settings}. One definition serves the default client's
  * pool, the named clients' pools, the pools for another SSL bundle or address filter and
  * the warm-up rehearsal's throw-away pool.
  */
@@ -120,7 +120,7 @@ public final class HttpPoolFactory {
 	 * @param httpClient the application's HTTP client, or {@code null}
 	 * @return the pools
 	 */
-	public HttpPools createPools(HttpPoolClients clients, @Nullable PoolingHttpClientConnectionManager connectionManager,
+	public HttpPools createPools(HttpPoolSettings clients, @Nullable PoolingHttpClientConnectionManager connectionManager,
 			@Nullable CloseableHttpClient httpClient) {
 		HttpPools pools = new HttpPools();
 		for (String name : clients.names()) {
@@ -142,7 +142,7 @@ public final class HttpPoolFactory {
 	 * @param httpClient the application's HTTP client, or {@code null}
 	 * @return the pool
 	 */
-	HttpPool create(ResolvedClient client, @Nullable PoolingHttpClientConnectionManager connectionManager,
+	HttpPool create(ClientSettings client, @Nullable PoolingHttpClientConnectionManager connectionManager,
 			@Nullable CloseableHttpClient httpClient) {
 		Map<SslBundle, ReloadableTlsSocketStrategy> reloadable = new IdentityHashMap<>();
 		TlsSocketStrategy tls = null;
@@ -165,7 +165,7 @@ public final class HttpPoolFactory {
 		return pool;
 	}
 
-	private @Nullable TlsSocketStrategy tlsSocketStrategy(ResolvedClient client,
+	private @Nullable TlsSocketStrategy tlsSocketStrategy(ClientSettings client,
 			Map<SslBundle, ReloadableTlsSocketStrategy> reloadable) {
 		SslBundle sslBundle = client.sslBundle();
 		TlsSocketStrategy clientTls = (sslBundle != null) ? reloadable(sslBundle, reloadable) : null;
@@ -184,7 +184,7 @@ public final class HttpPoolFactory {
 				(bundle) -> new ReloadableTlsSocketStrategy(HttpPoolPropertiesMapper.tlsSocketStrategy(bundle)));
 	}
 
-	private void warnApplicationTls(ResolvedClient client) {
+	private void warnApplicationTls(ClientSettings client) {
 		SslBundle sslBundle = client.sslBundle();
 		boolean reloads = sslBundle != null && bundleName(sslBundle) != null;
 		if (reloads || !client.routeSslBundles().isEmpty()) {
@@ -205,12 +205,12 @@ public final class HttpPoolFactory {
 	 * @param addressFilter the filter resolved addresses must match, or {@code null}
 	 * @return the pool
 	 */
-	HttpPool create(String name, ResolvedClient client, @Nullable SslBundle sslBundle, @Nullable TlsSocketStrategy tls,
+	HttpPool create(String name, ClientSettings client, @Nullable SslBundle sslBundle, @Nullable TlsSocketStrategy tls,
 			@Nullable Predicate<InetAddress> addressFilter) {
 		return build(name, client, tls, addressFilter, null).pool(this.customizers, sslBundle, null);
 	}
 
-	private PoolClientBuild build(String name, ResolvedClient client, @Nullable TlsSocketStrategy tls,
+	private PoolClientBuild build(String name, ClientSettings client, @Nullable TlsSocketStrategy tls,
 			@Nullable Predicate<InetAddress> addressFilter, @Nullable PoolingHttpClientConnectionManager applicationManager) {
 		return new PoolClientBuild(name, client, tls,
 				HttpPoolPropertiesMapper.dnsResolver(this.dnsResolver, addressFilter), applicationManager);
@@ -258,7 +258,7 @@ public final class HttpPoolFactory {
 	 * @param pools where other pools are kept
 	 * @return the request factories
 	 */
-	PooledRequestFactories requestFactories(HttpPool pool, ResolvedClient client, HttpPools pools) {
+	PooledRequestFactories requestFactories(HttpPool pool, ClientSettings client, HttpPools pools) {
 		return new PooledRequestFactories(this.baseline, new HttpPoolSelector(this, client, pool, pools));
 	}
 

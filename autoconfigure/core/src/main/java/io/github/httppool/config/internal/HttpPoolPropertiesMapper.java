@@ -24,7 +24,6 @@ import org.apache.hc.client5.http.DnsResolver;
 import org.apache.hc.client5.http.SystemDefaultDnsResolver;
 import org.apache.hc.client5.http.auth.AuthScope;
 import org.apache.hc.client5.http.auth.CredentialsProvider;
-import org.apache.hc.client5.http.auth.UsernamePasswordCredentials;
 import org.apache.hc.client5.http.config.ConnectionConfig;
 import org.apache.hc.client5.http.config.RequestConfig;
 import org.apache.hc.client5.http.config.TlsConfig;
@@ -35,7 +34,6 @@ import org.apache.hc.client5.http.ssl.DefaultClientTlsStrategy;
 import org.apache.hc.client5.http.ssl.DefaultHostnameVerifier;
 import org.apache.hc.client5.http.ssl.HostnameVerificationPolicy;
 import org.apache.hc.client5.http.ssl.TlsSocketStrategy;
-import org.apache.hc.core5.http.HttpHost;
 import org.apache.hc.core5.http.io.SocketConfig;
 import org.apache.hc.core5.pool.PoolConcurrencyPolicy;
 import org.apache.hc.core5.pool.PoolReusePolicy;
@@ -50,13 +48,13 @@ import org.springframework.boot.ssl.SslBundle;
 import org.springframework.boot.ssl.SslOptions;
 
 /**
- * Maps the settings of a {@link ResolvedClient} onto HttpClient's configuration objects.
+ * Maps the settings of a {@link ClientSettings} onto HttpClient's configuration objects.
  */
 public final class HttpPoolPropertiesMapper {
 
-	private final ResolvedClient client;
+	private final ClientSettings client;
 
-	public HttpPoolPropertiesMapper(ResolvedClient client) {
+	public HttpPoolPropertiesMapper(ClientSettings client) {
 		this.client = client;
 	}
 
@@ -89,14 +87,14 @@ public final class HttpPoolPropertiesMapper {
 		Map<RouteKey, ConnectionConfig> configs = new LinkedHashMap<>();
 		this.client.routes().forEach((key, route) -> {
 			ConnectionConfig.Builder builder = ConnectionConfig.copy(defaults);
-			if (route.getConnectTimeout() != null) {
-				builder.setConnectTimeout(timeout(route.getConnectTimeout()));
+			if (route.connectTimeout() != null) {
+				builder.setConnectTimeout(timeout(route.connectTimeout()));
 			}
-			if (route.getResponseTimeout() != null) {
-				builder.setSocketTimeout(timeout(route.getResponseTimeout()));
+			if (route.responseTimeout() != null) {
+				builder.setSocketTimeout(timeout(route.responseTimeout()));
 			}
-			if (route.getTimeToLive() != null) {
-				builder.setTimeToLive(timeValue(route.getTimeToLive()));
+			if (route.timeToLive() != null) {
+				builder.setTimeToLive(timeValue(route.timeToLive()));
 			}
 			configs.put(key, builder.build());
 		});
@@ -146,7 +144,7 @@ public final class HttpPoolPropertiesMapper {
 
 	ConnectionKeepAliveStrategy keepAliveStrategy(ServerKeepAlives serverKeepAlives) {
 		ConnectionKeepAliveStrategy defaults = keepAliveStrategy(this.client.keepAlive(), serverKeepAlives);
-		Map<RouteKey, ResolvedClient.KeepAlive> routeKeepAlives = this.client.routeKeepAlives();
+		Map<RouteKey, ClientSettings.KeepAlive> routeKeepAlives = this.client.routeKeepAlives();
 		if (routeKeepAlives.isEmpty()) {
 			return defaults;
 		}
@@ -155,7 +153,7 @@ public final class HttpPoolPropertiesMapper {
 		return new RouteKeepAliveStrategy(defaults, overrides);
 	}
 
-	private static ConnectionKeepAliveStrategy keepAliveStrategy(ResolvedClient.KeepAlive keepAlive,
+	private static ConnectionKeepAliveStrategy keepAliveStrategy(ClientSettings.KeepAlive keepAlive,
 			ServerKeepAlives serverKeepAlives) {
 		return new ServerAwareKeepAliveStrategy(keepAlive.defaultTimeout(), keepAlive.maxTimeout(),
 				keepAlive.safetyMargin(), serverKeepAlives);
@@ -185,7 +183,7 @@ public final class HttpPoolPropertiesMapper {
 	 * Return the retry strategy, or {@code null} when retries are off.
 	 */
 	@Nullable ConnectionFailureRetryStrategy retryStrategy() {
-		ResolvedClient.Retry retry = this.client.retry();
+		ClientSettings.Retry retry = this.client.retry();
 		return (retry.maxRetries() > 0)
 				? new ConnectionFailureRetryStrategy(retry.maxRetries(), retry.nonIdempotent()) : null;
 	}
@@ -202,13 +200,12 @@ public final class HttpPoolPropertiesMapper {
 	 * Return the credentials for a configured proxy, or {@code null} when there are none.
 	 */
 	@Nullable CredentialsProvider proxyCredentials() {
-		HttpHost proxy = this.client.proxy();
-		UsernamePasswordCredentials credentials = this.client.proxyCredentials();
-		if (proxy == null || credentials == null) {
+		ClientSettings.Proxy proxy = this.client.proxy();
+		if (proxy == null || proxy.credentials() == null) {
 			return null;
 		}
 		return CredentialsProviderBuilder.create()
-			.add(new AuthScope(proxy.getHostName(), proxy.getPort()), credentials)
+			.add(new AuthScope(proxy.host().getHostName(), proxy.host().getPort()), proxy.credentials())
 			.build();
 	}
 
@@ -220,8 +217,8 @@ public final class HttpPoolPropertiesMapper {
 		ManagedPool.Eviction eviction = this.client.eviction();
 		return new PoolMonitor.Options(this.client.propertyPrefix(), this.client.timeToLive(),
 				(eviction != null) ? eviction.idleTimeout() : null, this.client.leakDetectionThreshold(),
-				this.client.effectiveSettings(), this.client.reclaim().isAtRequestEnd(),
-				this.client.reclaim().isUnreachable());
+				this.client.effectiveSettings(), this.client.reclaimAtRequestEnd(),
+				this.client.reclaimUnreachable());
 	}
 
 	static TlsSocketStrategy tlsSocketStrategy(SslBundle sslBundle) {

@@ -25,7 +25,7 @@ final class HttpPoolSelector implements Function<HttpClientSettings, HttpClient>
 
 	private final HttpPoolFactory factory;
 
-	private final ResolvedClient client;
+	private final ClientSettings client;
 
 	private final HttpPool pool;
 
@@ -33,7 +33,7 @@ final class HttpPoolSelector implements Function<HttpClientSettings, HttpClient>
 
 	private final List<Variant> variants = new ArrayList<>();
 
-	HttpPoolSelector(HttpPoolFactory factory, ResolvedClient client, HttpPool pool, HttpPools pools) {
+	HttpPoolSelector(HttpPoolFactory factory, ClientSettings client, HttpPool pool, HttpPools pools) {
 		this.factory = factory;
 		this.client = client;
 		this.pool = pool;

@@ -50,7 +50,7 @@ final class PoolClientBuild {
 
 	private final String name;
 
-	private final ResolvedClient client;
+	private final ClientSettings client;
 
 	private final HttpPoolPropertiesMapper mapper;
 
@@ -80,7 +80,7 @@ final class PoolClientBuild {
 	 * @param dnsResolver the DNS resolver
 	 * @param applicationManager the application's connection manager, or {@code null}
 	 */
-	PoolClientBuild(String name, ResolvedClient client, @Nullable TlsSocketStrategy tls, DnsResolver dnsResolver,
+	PoolClientBuild(String name, ClientSettings client, @Nullable TlsSocketStrategy tls, DnsResolver dnsResolver,
 			@Nullable PoolingHttpClientConnectionManager applicationManager) {
 		this.name = name;
 		this.client = client;
@@ -210,7 +210,7 @@ final class PoolClientBuild {
 	private PoolingHttpClientConnectionManager build(PoolingHttpClientConnectionManagerBuilder builder) {
 		PoolingHttpClientConnectionManager manager = builder.build();
 		this.monitor.bind(manager);
-		ResolvedClient client = this.client;
+		ClientSettings client = this.client;
 		if (client.limitsPendingLeases()) {
 			this.monitor.limitPendingLeases(new PendingLeaseLimiter(this.monitor.name(), manager,
 					(route) -> client.maxPendingLeases(route.getTargetHost()),

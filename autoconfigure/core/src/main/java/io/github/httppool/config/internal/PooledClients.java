@@ -22,7 +22,7 @@ import org.springframework.web.client.RestClient;
  */
 public final class PooledClients {
 
-	private final HttpPoolClients clients;
+	private final HttpPoolSettings clients;
 
 	private final HttpPools pools;
 
@@ -40,7 +40,7 @@ public final class PooledClients {
 	 * @param restClientCustomizers the application's {@link RestClient.Builder}
 	 * customizations, in order
 	 */
-	public PooledClients(HttpPoolClients clients, HttpPools pools, HttpPoolFactory factory,
+	public PooledClients(HttpPoolSettings clients, HttpPools pools, HttpPoolFactory factory,
 			Supplier<List<Consumer<RestClient.Builder>>> restClientCustomizers) {
 		this.clients = clients;
 		this.pools = pools;
@@ -61,7 +61,7 @@ public final class PooledClients {
 	 * @param client the client name
 	 * @return the settings
 	 */
-	public ResolvedClient client(String client) {
+	public ClientSettings client(String client) {
 		return this.clients.client(client);
 	}
 
@@ -89,7 +89,7 @@ public final class PooledClients {
 	 * @return a new builder
 	 */
 	public RestClient.Builder restClientBuilder(String client) {
-		ResolvedClient settings = this.clients.client(client);
+		ClientSettings settings = this.clients.client(client);
 		RestClient.Builder builder = RestClient.builder();
 		this.restClientCustomizers.get().forEach((customizer) -> customizer.accept(builder));
 		builder.requestFactory(requestFactories(client).create(baseline()));

@@ -85,7 +85,7 @@ public abstract class PooledRestClientsSupport<B> {
 	 * @param client the client name
 	 * @return the settings
 	 */
-	protected ResolvedClient client(String client) {
+	protected ClientSettings client(String client) {
 		return this.clients.client(client);
 	}
 

@@ -48,7 +48,7 @@ final class RehearsalClients implements RehearsalRun.ClientFactory {
 	public <T> T withClient(@Nullable SSLContext tls, ThrowingFunction<RestClient, T> rehearsal) throws Exception {
 		HttpPoolClientProperties properties = new HttpPoolClientProperties();
 		properties.getEviction().setEnabled(false);
-		ResolvedClient client = new ResolvedClient("warmup-rehearsal", properties, this.baseline, null);
+		ClientSettings client = ClientSettings.resolve("warmup-rehearsal", properties, this.baseline);
 		HttpPoolFactory factory = new HttpPoolFactory(this.baseline, null, HttpPoolBuilderCustomizers.NONE);
 		try (HttpPools pools = new HttpPools()) {
 			HttpPool pool = pools.register(factory.create(client.name(), client, null, (tls != null)

@@ -1,6 +1,7 @@
 package io.github.httppool.config.internal;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 
 import io.github.httppool.config.HttpPoolClientProperties;
@@ -15,6 +16,8 @@ import org.apache.hc.core5.http.HttpHost;
 import org.apache.hc.core5.util.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+
+import org.springframework.boot.ssl.DefaultSslBundleRegistry;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -56,7 +59,7 @@ class RoutePrecedenceTests {
 			properties.getRoutes().put(HOST, host);
 			properties.getRoutes().put(URL, url);
 		}
-		ResolvedClient client = new ResolvedClient("default", properties, SpringBootHttpClientFeatures.defaults(), null);
+		ClientSettings client = ClientSettings.resolve("default", properties, SpringBootHttpClientFeatures.defaults());
 		HttpPoolPropertiesMapper mapper = new HttpPoolPropertiesMapper(client);
 		ConnectionConfig config = new RouteConnectionConfigResolver(mapper.connectionConfig(),
 				mapper.routeConnectionConfigs(), new ConnectionRetirement())
@@ -99,8 +102,11 @@ class RoutePrecedenceTests {
 		}
 		org.springframework.boot.ssl.SslBundle urlBundle = org.springframework.boot.ssl.SslBundle.of(null);
 		org.springframework.boot.ssl.SslBundle hostBundle = org.springframework.boot.ssl.SslBundle.of(null);
-		ResolvedClient client = new ResolvedClient("default", properties, SpringBootHttpClientFeatures.defaults(), null,
-				Map.of("url-bundle", urlBundle, "host-bundle", hostBundle));
+		DefaultSslBundleRegistry bundles = new DefaultSslBundleRegistry();
+		bundles.registerBundle("url-bundle", urlBundle);
+		bundles.registerBundle("host-bundle", hostBundle);
+		ClientSettings client = new SettingsResolver(List.of(), SpringBootHttpClientFeatures.defaults(), bundles)
+			.resolve("default", properties, null);
 		Map.Entry<io.github.httppool.pool.internal.RouteKey, org.springframework.boot.ssl.SslBundle> first = client
 			.routeSslBundles()
 			.entrySet()

@@ -152,8 +152,8 @@ class HttpPoolPropertiesMapperTests {
 		return new HttpPoolPropertiesMapper(client(baseline));
 	}
 
-	private ResolvedClient client(HttpClientSettings baseline) {
-		return new ResolvedClient(HttpPoolAutoConfiguration.DEFAULT_CLIENT, this.properties, baseline, null);
+	private ClientSettings client(HttpClientSettings baseline) {
+		return ClientSettings.resolve(HttpPoolAutoConfiguration.DEFAULT_CLIENT, this.properties, baseline);
 	}
 
 }

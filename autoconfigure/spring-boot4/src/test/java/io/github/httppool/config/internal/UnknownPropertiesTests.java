@@ -101,7 +101,7 @@ class UnknownPropertiesTests {
 				HttpPools pools = context.getBean(HttpPools.class);
 				assertThat(pools.get("default").connectionManager().getMaxTotal()).isEqualTo(80);
 				assertThat(pools.get("default").connectionManager().getDefaultMaxPerRoute()).isEqualTo(30);
-				assertThat(context.getBean(HttpPoolClients.class).get("partner").getKeepAlive().getMaxTimeout())
+				assertThat(context.getBean(HttpPoolSettings.class).client("partner").keepAlive().maxTimeout())
 					.hasSeconds(50);
 			});
 	}

@@ -9,7 +9,8 @@ import java.util.List;
 import java.util.Map;
 
 import io.github.httppool.config.HttpPoolClientProperties;
-import io.github.httppool.config.internal.HttpPoolClients;
+import io.github.httppool.config.HttpPoolProperties;
+import io.github.httppool.config.internal.HttpPoolSettings;
 import io.github.httppool.docs.examples.ConfigurationExamples;
 import io.github.httppool.pool.HttpPool;
 import io.github.httppool.pool.HttpPools;
@@ -47,10 +48,10 @@ class ClientsExamplesTests {
 					assertLimits(pools.get("partner"), 40, 20);
 					assertLimits(pools.get("internal"), 400, 200);
 					assertLimits(pools.get("legacy"), 400, 50);
-					HttpPoolClients clients = context.getBean(HttpPoolClients.class);
-					assertThat(clients.get("legacy").getResponseTimeout()).isEqualTo(Duration.ofMinutes(2));
-					assertThat(clients.get("partner").getResponseTimeout()).isNull();
-					assertThat(clients.get("internal").getConnectionRequestTimeout()).isEqualTo(Duration.ofSeconds(2));
+					HttpPoolSettings clients = context.getBean(HttpPoolSettings.class);
+					assertThat(clients.client("legacy").responseTimeout()).isEqualTo(Duration.ofMinutes(2));
+					assertThat(clients.client("partner").configuredResponseTimeout()).isNull();
+					assertThat(clients.client("internal").connectionRequestTimeout()).isEqualTo(Duration.ofSeconds(2));
 					context.getBean("partnerRestClient", RestClient.class)
 						.get()
 						.uri(server.url("/headers"))
@@ -91,9 +92,7 @@ class ClientsExamplesTests {
 			HttpPool pool = context.getBean(HttpPools.class).get("default");
 			assertThat(pool.connectionManager().getMaxPerRoute(route("https", "slow.example.com", 443))).isEqualTo(5);
 			assertThat(pool.connectionManager().getMaxPerRoute(route("https", "fast.example.com", 443))).isEqualTo(50);
-			Map<String, HttpPoolClientProperties.Route> routes = context.getBean(HttpPoolClients.class)
-				.get("default")
-				.getRoutes();
+			Map<String, HttpPoolClientProperties.Route> routes = context.getBean(HttpPoolProperties.class).getRoutes();
 			assertThat(routes).containsOnlyKeys("https://slow.example.com", "search.internal");
 			assertThat(routes.get("https://slow.example.com").getResponseTimeout()).isEqualTo(Duration.ofSeconds(90));
 			assertThat(routes.get("search.internal").getConnectTimeout()).isEqualTo(Duration.ofMillis(500));
@@ -108,7 +107,7 @@ class ClientsExamplesTests {
 			ConfigurationExamples.assertEveryKeyIsBound(context);
 			HttpPool pool = context.getBean(HttpPools.class).get("default");
 			assertThat(pool.connectionManager().getMaxPerRoute(route("https", "slow.example.com", 443))).isEqualTo(5);
-			assertThat(context.getBean(HttpPoolClients.class).get("default").getRoutes())
+			assertThat(context.getBean(HttpPoolProperties.class).getRoutes())
 				.containsOnlyKeys("https://slow.example.com");
 		});
 	}
@@ -168,9 +167,7 @@ class ClientsExamplesTests {
 			.withPropertyValues(TestTls.untrustedClientBundleProperties("bank-b"))
 			.run((context) -> {
 				ConfigurationExamples.assertEveryKeyIsBound(context);
-				Map<String, HttpPoolClientProperties.Route> routes = context.getBean(HttpPoolClients.class)
-					.get("default")
-					.getRoutes();
+				Map<String, HttpPoolClientProperties.Route> routes = context.getBean(HttpPoolProperties.class).getRoutes();
 				assertThat(routes.get("https://api.bank-a.example").getSsl().getBundle()).isEqualTo("bank-a");
 				assertThat(routes.get("https://api.bank-b.example").getSsl().getBundle()).isEqualTo("bank-b");
 			});
@@ -201,7 +198,7 @@ class ClientsExamplesTests {
 					assertThat(pools.get("partner").connectionManager().getDefaultMaxPerRoute()).isEqualTo(20);
 					assertThat(pools.get("default").totalStats().getAvailable()).isZero();
 					assertThat(server.acceptedConnections()).isEqualTo(1);
-					assertThat(context.getBean(HttpPoolClients.class).get("search").getServiceGroups())
+					assertThat(context.getBean(HttpPoolSettings.class).client("search").serviceGroups())
 						.containsExactly("catalog", "suggestions");
 				});
 		}
@@ -213,7 +210,7 @@ class ClientsExamplesTests {
 			.withPropertyValues("PROXY_PASSWORD=from-the-environment")
 			.run((context) -> {
 				ConfigurationExamples.assertEveryKeyIsBound(context);
-				HttpPoolClientProperties.Proxy proxy = context.getBean(HttpPoolClients.class).get("default").getProxy();
+				HttpPoolClientProperties.Proxy proxy = context.getBean(HttpPoolProperties.class).getProxy();
 				assertThat(proxy.getHost()).isEqualTo("proxy.corp.example");
 				assertThat(proxy.getPort()).isEqualTo(3128);
 				assertThat(proxy.getNonProxyHosts()).containsExactly("localhost", "127.*", "*.internal");

@@ -3,7 +3,7 @@ package io.github.httppool.docs.examples.gettingstarted;
 import java.net.URI;
 import java.time.Duration;
 
-import io.github.httppool.config.internal.HttpPoolClients;
+import io.github.httppool.config.internal.HttpPoolSettings;
 import io.github.httppool.docs.examples.ConfigurationExamples;
 import io.github.httppool.pool.HttpPools;
 import io.github.httppool.testsupport.HttpPoolContexts;
@@ -30,7 +30,7 @@ class GettingStartedExamplesTests {
 			HttpPools pools = context.getBean(HttpPools.class);
 			assertThat(pools.get("default").connectionManager().getDefaultMaxPerRoute()).isEqualTo(100);
 			assertThat(pools.get("default").connectionManager().getMaxTotal()).isEqualTo(400);
-			assertThat(context.getBean(HttpPoolClients.class).get("default").getConnectionRequestTimeout())
+			assertThat(context.getBean(HttpPoolSettings.class).client("default").connectionRequestTimeout())
 				.isEqualTo(Duration.ofSeconds(2));
 		});
 	}

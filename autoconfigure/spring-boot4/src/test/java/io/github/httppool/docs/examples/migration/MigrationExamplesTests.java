@@ -2,8 +2,8 @@ package io.github.httppool.docs.examples.migration;
 
 import java.time.Duration;
 
-import io.github.httppool.config.HttpPoolClientProperties;
-import io.github.httppool.config.internal.HttpPoolClients;
+import io.github.httppool.config.internal.ClientSettings;
+import io.github.httppool.config.internal.HttpPoolSettings;
 import io.github.httppool.docs.examples.ConfigurationExamples;
 import io.github.httppool.pool.HttpPool;
 import io.github.httppool.pool.HttpPools;
@@ -48,9 +48,9 @@ class MigrationExamplesTests {
 			assertThat(pool.connectionManager().getDefaultMaxPerRoute()).isEqualTo(20);
 			assertThat(ManagedPool.of(pool).eviction()).isNotNull();
 			assertThat(ManagedPool.of(pool).eviction().idleTimeout()).isEqualTo(Duration.ofSeconds(30));
-			HttpPoolClientProperties client = context.getBean(HttpPoolClients.class).get("default");
-			assertThat(client.getConnectionRequestTimeout()).isEqualTo(Duration.ofSeconds(3));
-			assertThat(client.getResponseTimeout()).isEqualTo(Duration.ofSeconds(10));
+			ClientSettings client = context.getBean(HttpPoolSettings.class).client("default");
+			assertThat(client.connectionRequestTimeout()).isEqualTo(Duration.ofSeconds(3));
+			assertThat(client.responseTimeout()).isEqualTo(Duration.ofSeconds(10));
 		});
 	}
 

@@ -2,7 +2,7 @@ package io.github.httppool.docs.examples.readme;
 
 import java.time.Duration;
 
-import io.github.httppool.config.internal.HttpPoolClients;
+import io.github.httppool.config.internal.HttpPoolSettings;
 import io.github.httppool.docs.examples.ConfigurationExamples;
 import io.github.httppool.pool.HttpPools;
 import io.github.httppool.testsupport.LoopbackHttpServer;
@@ -30,11 +30,11 @@ class ReadmeExamplesTests {
 			assertThat(pools.get("default").connectionManager().getDefaultMaxPerRoute()).isEqualTo(100);
 			assertThat(pools.get("partner").connectionManager().getMaxTotal()).isEqualTo(400);
 			assertThat(pools.get("partner").connectionManager().getDefaultMaxPerRoute()).isEqualTo(20);
-			HttpPoolClients clients = context.getBean(HttpPoolClients.class);
-			assertThat(clients.get("partner").getConnectionRequestTimeout()).isEqualTo(Duration.ofSeconds(2));
-			assertThat(clients.get("partner").getBaseUrl()).isEqualTo("https://partner.example.com");
-			assertThat(clients.get("default").getSsl().getBundle()).isEqualTo("partner-mtls");
-			assertThat(clients.get("partner").getSsl().getBundle()).as("inherited").isEqualTo("partner-mtls");
+			HttpPoolSettings clients = context.getBean(HttpPoolSettings.class);
+			assertThat(clients.client("partner").connectionRequestTimeout()).isEqualTo(Duration.ofSeconds(2));
+			assertThat(clients.client("partner").baseUrl()).isEqualTo("https://partner.example.com");
+			assertThat(clients.client("default").sslBundleName()).isEqualTo("partner-mtls");
+			assertThat(clients.client("partner").sslBundleName()).as("inherited").isEqualTo("partner-mtls");
 		});
 	}
 

@@ -2,8 +2,9 @@ package io.github.httppool.docs.examples.warmup;
 
 import java.util.List;
 
+import io.github.httppool.config.HttpPoolProperties;
 import io.github.httppool.config.HttpPoolClientProperties.Warmup.Target;
-import io.github.httppool.config.internal.HttpPoolClients;
+import io.github.httppool.config.internal.HttpPoolSettings;
 import io.github.httppool.docs.examples.ConfigurationExamples;
 import io.github.httppool.pool.HttpPools;
 import org.junit.jupiter.api.Test;
@@ -20,16 +21,17 @@ class WarmupExamplesTests {
 	void targetsBelongToTheirClientAndPassValidation() {
 		ConfigurationExamples.contextRunner("warmup.yaml").run((context) -> {
 			ConfigurationExamples.assertEveryKeyIsBound(context);
-			HttpPoolClients clients = context.getBean(HttpPoolClients.class);
-			List<Target> targets = clients.get("default").getWarmup().getTargets();
+			HttpPoolSettings clients = context.getBean(HttpPoolSettings.class);
+			HttpPoolProperties properties = context.getBean(HttpPoolProperties.class);
+			List<Target> targets = properties.getWarmup().getTargets();
 			assertThat(targets).extracting(Target::getUrl)
 				.containsExactly("https://partner.example.com", "https://auth.example.com");
 			assertThat(targets.get(0).getConnections()).isEqualTo(4);
 			assertThat(targets.get(0).getMinIdle()).isEqualTo(2);
 			assertThat(targets.get(1).getConnections()).isEqualTo(1);
 			assertThat(targets.get(1).getRequests()).containsExactly("HEAD /health");
-			assertThat(clients.get("billing").getWarmup().isEnabled()).isTrue();
-			assertThat(clients.get("billing").getWarmup().getTargets()).singleElement().satisfies((target) -> {
+			assertThat(clients.client("billing").warmup().enabled()).isTrue();
+			assertThat(properties.getClients().get("billing").getWarmup().getTargets()).singleElement().satisfies((target) -> {
 				assertThat(target.getUrl()).isEqualTo("https://billing.example.com");
 				assertThat(target.getConnections()).isEqualTo(2);
 			});
@@ -45,9 +47,9 @@ class WarmupExamplesTests {
 			.withPropertyValues("http.pool.clients.billing.base-url=https://billing.example.com")
 			.run((context) -> {
 				assertThat(context).hasNotFailed();
-				HttpPoolClients clients = context.getBean(HttpPoolClients.class);
-				assertThat(clients.get("default").getWarmup().isEnabled()).isFalse();
-				assertThat(clients.get("billing").getWarmup().isEnabled()).isFalse();
+				HttpPoolSettings clients = context.getBean(HttpPoolSettings.class);
+				assertThat(clients.client("default").warmup().enabled()).isFalse();
+				assertThat(clients.client("billing").warmup().enabled()).isFalse();
 			});
 		ConfigurationExamples.contextRunner("warmup-tests.properties")
 			.withPropertyValues("http.pool.warmup.targets[0].url=partner.example.com")

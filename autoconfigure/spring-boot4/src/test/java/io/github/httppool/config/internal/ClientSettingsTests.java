@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.List;
 
 import io.github.httppool.config.HttpPoolClientProperties;
+import io.github.httppool.config.InvalidHttpPoolPropertyException;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -16,16 +17,17 @@ import org.springframework.boot.http.client.HttpClientSettings;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Tests for {@link ResolvedClient}: the defaults it applies and what it cannot parse.
+ * Tests for {@link ClientSettings} and its {@link SettingsResolver}: the defaults it applies
+ * and what it cannot parse.
  */
-class ResolvedClientTests {
+class ClientSettingsTests {
 
 	private static final String METADATA = "META-INF/additional-spring-configuration-metadata.json";
 
 	@Test
 	void connectAndResponseTimeoutsDefaultToTheValuesTheMetadataDocuments() throws IOException {
-		ResolvedClient client = new ResolvedClient("default", new HttpPoolClientProperties(),
-				HttpClientSettings.defaults(), null);
+		ClientSettings client = ClientSettings.resolve("default", new HttpPoolClientProperties(),
+				HttpClientSettings.defaults());
 		assertThat(client.connectTimeout()).isEqualTo(documentedDefault("http.pool.connect-timeout"));
 		assertThat(client.responseTimeout()).isEqualTo(documentedDefault("http.pool.response-timeout"));
 		assertThat(client.configuredResponseTimeout()).isNull();
@@ -33,8 +35,8 @@ class ResolvedClientTests {
 
 	@Test
 	void aResponseTimeoutFromSpringBootCountsAsConfigured() {
-		ResolvedClient client = new ResolvedClient("default", new HttpPoolClientProperties(),
-				HttpClientSettings.defaults().withReadTimeout(Duration.ofSeconds(7)), null);
+		ClientSettings client = ClientSettings.resolve("default", new HttpPoolClientProperties(),
+				HttpClientSettings.defaults().withReadTimeout(Duration.ofSeconds(7)));
 		assertThat(client.configuredResponseTimeout()).isEqualTo(Duration.ofSeconds(7));
 	}
 
@@ -48,15 +50,17 @@ class ResolvedClientTests {
 		target.setUrl("https://partner.example.com");
 		target.getRequests().addAll(List.of("HEAD /health", "health"));
 		properties.getWarmup().getTargets().add(target);
-		ResolvedClient client = new ResolvedClient("partner", properties, HttpClientSettings.defaults(), null);
+		SettingsResolver resolver = new SettingsResolver(List.of(), HttpClientSettings.defaults(), null);
+		ClientSettings client = resolver.resolve("partner", properties, null);
 		assertThat(client.routes()).hasSize(1);
-		assertThat(client.routeKeys()).containsOnlyKeys("https://partner.example.com",
-				"https://PARTNER.example.com:443");
-		assertThat(client.problems()).extracting(ResolvedClient.Problem::property)
-			.containsExactly("routes[https://PARTNER.example.com:443]", "routes[ftp://files.example.com]",
-					"warmup.targets[0].requests[1]");
-		assertThat(client.parsedWarmupTargets()).singleElement()
-			.satisfies((parsed) -> assertThat(parsed.requests()).hasSize(1));
+		assertThat(client.routes().values()).extracting(ClientSettings.Route::key)
+			.containsExactly("https://partner.example.com");
+		assertThat(resolver.problems()).extracting(InvalidHttpPoolPropertyException.Invalid::property)
+			.containsExactly("http.pool.clients.partner.routes[https://PARTNER.example.com:443]",
+					"http.pool.clients.partner.routes[ftp://files.example.com]",
+					"http.pool.clients.partner.warmup.targets[0].requests[1]");
+		assertThat(client.warmup().targets()).singleElement()
+			.satisfies((warmupTarget) -> assertThat(warmupTarget.requests()).hasSize(1));
 	}
 
 	@Test
@@ -81,8 +85,8 @@ class ResolvedClientTests {
 		HttpPoolClientProperties withoutPassword = new HttpPoolClientProperties();
 		withoutPassword.getProxy().setHost("proxy.example.com");
 		withoutPassword.getProxy().setUsername("gateway");
-		assertThat(resolve(withoutHost).proxyCredentials()).isNull();
-		assertThat(resolve(withoutPassword).proxyCredentials()).satisfies((credentials) -> {
+		assertThat(resolve(withoutHost).proxy()).isNull();
+		assertThat(resolve(withoutPassword).proxy().credentials()).satisfies((credentials) -> {
 			assertThat(credentials.getUserName()).isEqualTo("gateway");
 			assertThat(credentials.getUserPassword()).isEmpty();
 		});
@@ -94,7 +98,7 @@ class ResolvedClientTests {
 		properties.getWarmup().setBudget(Duration.ofSeconds(3));
 		assertThat(resolve(properties).warmup().rehearsal()).isNotNull();
 		properties.getWarmup().getRehearsal().setEnabled(false);
-		ResolvedClient.Warmup warmup = resolve(properties).warmup();
+		ClientSettings.Warmup warmup = resolve(properties).warmup();
 		assertThat(warmup.enabled()).isTrue();
 		assertThat(warmup.budget()).isEqualTo(Duration.ofSeconds(3));
 		assertThat(warmup.rehearsal()).isNull();
@@ -104,19 +108,19 @@ class ResolvedClientTests {
 	void theKeepWarmIntervalDefaultsToValidateAfterInactivityButAtLeastOneSecond() {
 		HttpPoolClientProperties properties = new HttpPoolClientProperties();
 		properties.setValidateAfterInactivity(Duration.ofMillis(200));
-		assertThat(resolve(properties).keepWarmInterval()).isEqualTo(Duration.ofSeconds(1));
+		assertThat(resolve(properties).warmup().keepWarmInterval()).isEqualTo(Duration.ofSeconds(1));
 		properties.setValidateAfterInactivity(Duration.ofSeconds(4));
-		assertThat(resolve(properties).keepWarmInterval()).isEqualTo(Duration.ofSeconds(4));
+		assertThat(resolve(properties).warmup().keepWarmInterval()).isEqualTo(Duration.ofSeconds(4));
 		properties.getWarmup().getKeepWarm().setInterval(Duration.ofSeconds(9));
-		assertThat(resolve(properties).keepWarmInterval()).isEqualTo(Duration.ofSeconds(9));
+		assertThat(resolve(properties).warmup().keepWarmInterval()).isEqualTo(Duration.ofSeconds(9));
 	}
 
-	private static ResolvedClient resolve(HttpPoolClientProperties properties) {
-		return new ResolvedClient("partner", properties, HttpClientSettings.defaults(), null);
+	private static ClientSettings resolve(HttpPoolClientProperties properties) {
+		return ClientSettings.resolve("partner", properties, HttpClientSettings.defaults());
 	}
 
 	private static Duration documentedDefault(String property) throws IOException {
-		try (InputStream in = ResolvedClientTests.class.getClassLoader().getResourceAsStream(METADATA)) {
+		try (InputStream in = ClientSettingsTests.class.getClassLoader().getResourceAsStream(METADATA)) {
 			JsonNode metadata = JsonMapper.builder().build().readTree(in);
 			for (JsonNode entry : metadata.get("properties")) {
 				if (property.equals(entry.get("name").asString())) {

@@ -1,0 +1,170 @@
+package io.github.httppool.config.internal;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+import io.github.httppool.config.HttpPoolClientProperties.ConcurrencyPolicy;
+import io.github.httppool.config.HttpPoolProperties;
+import io.github.httppool.config.InvalidHttpPoolPropertyException;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.boot.context.properties.source.ConfigurationPropertySource;
+import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
+import org.springframework.boot.http.client.HttpClientSettings;
+import org.springframework.boot.ssl.SslBundles;
+import org.springframework.core.env.Environment;
+import org.springframework.util.ClassUtils;
+
+/**
+ * The effective settings of every configured client: the default client
+ * ({@code http.pool}) first, then each named client ({@code http.pool.clients.<name>})
+ * with every value it does not set inherited from {@code http.pool}.
+ *
+ * @since 0.1.0
+ */
+public final class HttpPoolSettings {
+
+	private static final Log logger = LogFactory.getLog(HttpPoolSettings.class);
+
+	private static final boolean HTTP_SERVICE_GROUPS = ClassUtils.isPresent(
+			"org.springframework.web.client.support.RestClientHttpServiceGroupConfigurer",
+			HttpPoolSettings.class.getClassLoader());
+
+	private static final Pattern PLAIN_NAME = Pattern.compile("[a-z0-9][a-z0-9-]*");
+
+	private final Map<String, ClientSettings> clients;
+
+	private HttpPoolSettings(Map<String, ClientSettings> clients) {
+		this.clients = clients;
+	}
+
+	/**
+	 * Resolve and check the effective settings of every client, after checking that no
+	 * {@code http.pool} property is unknown, and log a warning for every setting that
+	 * gives up a safety the defaults keep.
+	 * @param properties the bound {@code http.pool} properties
+	 * @param environment the environment the properties came from
+	 * @param baseline Spring Boot's HTTP client settings
+	 * @param sslBundles Spring Boot's SSL bundles, or {@code null} if there are none
+	 * @return the settings
+	 * @throws InvalidHttpPoolPropertyException naming every invalid or unknown setting
+	 */
+	public static HttpPoolSettings create(HttpPoolProperties properties, Environment environment,
+			HttpClientSettings baseline, @Nullable SslBundles sslBundles) {
+		UnknownHttpPoolProperties.check(properties, environment);
+		List<ConfigurationPropertySource> sources = new ArrayList<>();
+		ConfigurationPropertySources.get(environment).forEach(sources::add);
+		SettingsResolver resolver = new SettingsResolver(sources, baseline, sslBundles);
+		HttpPoolSettings settings = new HttpPoolSettings(resolve(properties, resolver));
+		if (!resolver.problems().isEmpty()) {
+			throw new InvalidHttpPoolPropertyException(resolver.problems(), "Update your application's configuration");
+		}
+		settings.warnings().forEach(logger::warn);
+		return settings;
+	}
+
+	/**
+	 * Resolve the settings of every client without checking them, for reading them
+	 * before the application's context exists: with Spring Boot's defaults and no SSL
+	 * bundles.
+	 * @param properties the bound {@code http.pool} properties
+	 * @param baseline Spring Boot's default HTTP client settings
+	 * @return the settings of every client, the default client first
+	 */
+	public static List<ClientSettings> resolveUnchecked(HttpPoolProperties properties, HttpClientSettings baseline) {
+		return List.copyOf(resolve(properties, new SettingsResolver(List.of(), baseline, null)).values());
+	}
+
+	private static Map<String, ClientSettings> resolve(HttpPoolProperties properties, SettingsResolver resolver) {
+		Map<String, ClientSettings> clients = new LinkedHashMap<>();
+		String defaultClient = HttpPoolProperties.DEFAULT_CLIENT;
+		clients.put(defaultClient, resolver.resolve(defaultClient, properties, null));
+		resolver.checkShared(properties);
+		properties.getClients().forEach((name, client) -> {
+			if (!defaultClient.equals(name)) {
+				clients.put(name, resolver.resolve(name, client, properties));
+			}
+		});
+		return clients;
+	}
+
+	/**
+	 * Return the property prefix of a client, ending with a dot.
+	 * @param name the client name
+	 * @return {@code http.pool.} for the default client, otherwise
+	 * {@code http.pool.clients.<name>.}, or {@code http.pool.clients[<name>].} for a name
+	 * that is not lower-case letters, digits and dashes
+	 */
+	public static String prefix(String name) {
+		if (HttpPoolProperties.DEFAULT_CLIENT.equals(name)) {
+			return "http.pool.";
+		}
+		return PLAIN_NAME.matcher(name).matches() ? "http.pool.clients." + name + "."
+				: "http.pool.clients[" + name + "].";
+	}
+
+	/**
+	 * Return the names of all clients, the default client first.
+	 * @return the client names
+	 */
+	public Set<String> names() {
+		return this.clients.keySet();
+	}
+
+	/**
+	 * Return the effective settings of a client.
+	 * @param name the client name
+	 * @return the settings
+	 * @throws IllegalArgumentException if there is no such client
+	 */
+	public ClientSettings client(String name) {
+		ClientSettings client = this.clients.get(name);
+		if (client == null) {
+			String prefix = prefix(name);
+			throw new IllegalArgumentException("No HTTP pool client named '" + name + "'; configured clients: "
+					+ this.clients.keySet() + " (define it under " + prefix.substring(0, prefix.length() - 1) + ")");
+		}
+		return client;
+	}
+
+	/**
+	 * Return a warning for every setting that is valid but gives up a safety the defaults
+	 * keep, naming the property, its value and how to get the safety back. A named client
+	 * is only warned about where its value differs from the default client's, so that an
+	 * inherited setting is reported once.
+	 * @return the warnings
+	 */
+	List<String> warnings() {
+		List<String> warnings = new ArrayList<>();
+		ClientSettings defaults = client(HttpPoolProperties.DEFAULT_CLIENT);
+		for (ClientSettings client : this.clients.values()) {
+			boolean named = client != defaults;
+			String prefix = client.propertyPrefix();
+			if (client.retry().nonIdempotent() && client.retry().maxRetries() > 0
+					&& !(named && defaults.retry().nonIdempotent())) {
+				warnings.add(prefix + "retry.non-idempotent is 'true': POST and PATCH requests whose connection failed"
+						+ " before a response arrived are sent again, and a server that had already processed one"
+						+ " processes it twice. Keep it only if every such endpoint of this client is safe to repeat;"
+						+ " otherwise set " + prefix + "retry.non-idempotent=false (the default).");
+			}
+			if (!client.serviceGroups().isEmpty() && !HTTP_SERVICE_GROUPS) {
+				warnings.add(prefix + "service-groups has no effect on this Spring Boot: HTTP service groups need"
+						+ " Spring Framework 7 and Spring Boot 4.");
+			}
+			if (client.concurrencyPolicy() == ConcurrencyPolicy.LAX
+					&& !(named && defaults.concurrencyPolicy() == ConcurrencyPolicy.LAX)) {
+				warnings.add(prefix + "concurrency-policy is 'lax': " + prefix + "max-total (" + client.maxTotal()
+						+ ") is not enforced, only " + prefix + "max-per-route (" + client.maxPerRoute()
+						+ ") per upstream. Set " + prefix + "concurrency-policy=strict (the default) to enforce both.");
+			}
+		}
+		return warnings;
+	}
+
+}
