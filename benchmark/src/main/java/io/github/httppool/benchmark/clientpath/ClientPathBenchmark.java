@@ -48,7 +48,7 @@ import org.springframework.web.client.RestTemplate;
  * The upstream runs in a JVM of its own ({@link ClientPathUpstream}) and answers a small body at once on loopback,
  * over HTTP or HTTPS (certificate verification on). The variants take turns in rounds, in a new random order each
  * round, so that machine noise hits them alike. A turn starts the callers (platform threads, or virtual threads on
- * Java 21 or later), lets them run for a ramp, then measures a steady window: the process's CPU time
+ * Java 21 or later), lets them run for a ramp (and until they have made as many calls as there are callers), then measures a steady window: the process's CPU time
  * ({@code OperatingSystemMXBean.getProcessCpuTime}, so the pools' background threads, the JIT and the GC count),
  * the bytes allocated by every thread (the JVM's total on Java 21 or later, else the sum over live threads) and
  * the calls completed. The heap is collected before each turn, so that each turn pays for its own garbage.
@@ -393,6 +393,11 @@ public final class ClientPathBenchmark {
 				caller.start();
 			}
 			Thread.sleep(this.ramp.toMillis());
+			// The first turn opens the connections (TLS handshakes on a cold JVM): wait for them.
+			long rampEnd = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+			while (calls.sum() < this.threads && failure.get() == null && System.nanoTime() < rampEnd) {
+				Thread.sleep(10);
+			}
 			long callsBefore = calls.sum();
 			long began = System.nanoTime();
 			long cpuBefore = process.getProcessCpuTime();
