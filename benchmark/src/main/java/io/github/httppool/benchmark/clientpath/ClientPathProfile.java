@@ -7,7 +7,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.function.Predicate;
+import java.util.stream.Collectors;
 
 import jdk.jfr.Recording;
 import jdk.jfr.consumer.RecordedEvent;
@@ -15,21 +15,21 @@ import jdk.jfr.consumer.RecordedFrame;
 import jdk.jfr.consumer.RecordingFile;
 
 /**
- * A Java Flight Recorder recording of the starter variant alone, and a summary of it: of the execution samples,
- * how many have a frame of the starter ({@code io.github.httppool}, the benchmark's own package aside) or of
- * HttpClient ({@code org.apache.hc}) on the stack, the innermost such frames, and the methods at the top of the
- * stack below the starter's frames; of the allocation samples, the bytes under the starter's frames. Stacks are
+ * A Java Flight Recorder recording of the starter variant alone, and a summary of it. Each execution sample (every
+ * 2 ms) and allocation sample is charged to its owner: the innermost frame on its stack outside the JDK, so that
+ * time in {@code String} or {@code LongAdder} counts for the library method that called them. The summary gives
+ * each library's share (the starter, {@code io.github.httppool} without the benchmark's package; HttpClient,
+ * {@code org.apache.hc}; Spring; Micrometer; ...) and the starter's and HttpClient's top owner methods. Stacks are
  * 64 frames deep unless the JVM runs with {@code -XX:FlightRecorderOptions:stackdepth=256}; the summary says how
- * many were cut.
+ * many were cut (a cut stack can still be charged, its top being intact).
  */
 final class ClientPathProfile implements AutoCloseable {
 
 	private static final int TOP = 12;
 
-	private static final Predicate<String> STARTER = (type) -> type.startsWith("io.github.httppool.")
-			&& !type.startsWith("io.github.httppool.benchmark.");
+	private static final String STARTER = "starter";
 
-	private static final Predicate<String> HTTP_CLIENT = (type) -> type.startsWith("org.apache.hc.");
+	private static final String HTTP_CLIENT = "HttpClient";
 
 	private final Recording recording = new Recording();
 
@@ -38,7 +38,7 @@ final class ClientPathProfile implements AutoCloseable {
 	ClientPathProfile(Path file) {
 		this.file = file;
 		this.recording.setName("client-path");
-		this.recording.enable("jdk.ExecutionSample").withPeriod(Duration.ofMillis(10));
+		this.recording.enable("jdk.ExecutionSample").withPeriod(Duration.ofMillis(2));
 		this.recording.enable("jdk.ObjectAllocationSample");
 		this.recording.enable("jdk.GarbageCollection");
 		this.recording.start();
@@ -71,23 +71,39 @@ final class ClientPathProfile implements AutoCloseable {
 				allocation.add(event, event.getLong("weight"));
 			}
 		}
-		System.out.printf(Locale.ROOT, "%nprofile of the starter variant: %s%n", file);
-		System.out.printf(Locale.ROOT,
-				"execution samples: %d, %d with stacks cut at their depth; with a starter frame on the stack: %s,"
-						+ " with an HttpClient frame: %s%n",
-				execution.total, execution.truncated, execution.share(execution.starter),
-				execution.share(execution.httpClient));
-		execution.print("innermost starter frame (samples)", execution.innermostStarter);
-		execution.print("top of the stack, in samples with a starter frame (samples)", execution.topUnderStarter);
-		execution.print("innermost HttpClient frame (samples)", execution.innermostHttpClient);
-		execution.print("top of the stack, all samples (samples)", execution.top);
-		System.out.printf(Locale.ROOT, "allocation samples: %d, weighing %.0f MB; under a starter frame: %s%n",
-				allocation.samples, allocation.total / 1e6, allocation.share(allocation.starter));
-		allocation.print("innermost starter frame (sampled bytes)", allocation.innermostStarter);
+		System.out.printf(Locale.ROOT, "%nprofile of the starter variant: %s (samples charged to the innermost frame"
+				+ " outside the JDK)%n", file);
+		System.out.printf(Locale.ROOT, "execution samples: %d (%d stacks cut at their depth); by owner: %s%n",
+				execution.samples, execution.truncated, execution.libraries());
+		execution.print("the starter's methods (share of all execution samples)", STARTER);
+		execution.print("HttpClient's methods (share of all execution samples)", HTTP_CLIENT);
+		System.out.printf(Locale.ROOT, "allocation samples: %d, weighing %.0f MB; by owner: %s%n", allocation.samples,
+				allocation.total / 1e6, allocation.libraries());
+		allocation.print("the starter's methods (share of all sampled bytes)", STARTER);
 	}
 
-	private static String frame(RecordedFrame frame) {
-		return frame.getMethod().getType().getName() + "." + frame.getMethod().getName();
+	private static String library(String type) {
+		if (type.startsWith("io.github.httppool.benchmark.")) {
+			return "benchmark";
+		}
+		if (type.startsWith("io.github.httppool.")) {
+			return STARTER;
+		}
+		if (type.startsWith("org.apache.hc.")) {
+			return HTTP_CLIENT;
+		}
+		if (type.startsWith("org.springframework.")) {
+			return "Spring";
+		}
+		if (type.startsWith("io.micrometer.")) {
+			return "Micrometer";
+		}
+		return "other";
+	}
+
+	private static boolean jdk(String type) {
+		return type.startsWith("java.") || type.startsWith("javax.") || type.startsWith("jdk.")
+				|| type.startsWith("sun.") || type.startsWith("com.sun.");
 	}
 
 	private static final class Tally {
@@ -98,17 +114,9 @@ final class ClientPathProfile implements AutoCloseable {
 
 		private long truncated;
 
-		private long starter;
+		private final Map<String, Long> libraries = new HashMap<>();
 
-		private long httpClient;
-
-		private final Map<String, Long> innermostStarter = new HashMap<>();
-
-		private final Map<String, Long> innermostHttpClient = new HashMap<>();
-
-		private final Map<String, Long> topUnderStarter = new HashMap<>();
-
-		private final Map<String, Long> top = new HashMap<>();
+		private final Map<String, Map<String, Long>> methods = new HashMap<>();
 
 		void add(RecordedEvent event, long weight) {
 			List<RecordedFrame> frames = event.getStackTrace().getFrames();
@@ -120,42 +128,39 @@ final class ClientPathProfile implements AutoCloseable {
 			if (event.getStackTrace().isTruncated()) {
 				this.truncated++;
 			}
-			String topFrame = frame(frames.get(0));
-			this.top.merge(topFrame, weight, Long::sum);
-			String starterFrame = innermost(frames, STARTER);
-			String httpClientFrame = innermost(frames, HTTP_CLIENT);
-			if (starterFrame != null) {
-				this.starter += weight;
-				this.innermostStarter.merge(starterFrame, weight, Long::sum);
-				this.topUnderStarter.merge(topFrame, weight, Long::sum);
-			}
-			if (httpClientFrame != null) {
-				this.httpClient += weight;
-				this.innermostHttpClient.merge(httpClientFrame, weight, Long::sum);
+			RecordedFrame owner = frames.stream()
+				.filter((frame) -> frame.isJavaFrame() && !jdk(frame.getMethod().getType().getName()))
+				.findFirst()
+				.orElse(null);
+			String library = (owner != null) ? library(owner.getMethod().getType().getName()) : "JDK only";
+			this.libraries.merge(library, weight, Long::sum);
+			if (owner != null) {
+				this.methods.computeIfAbsent(library, (key) -> new HashMap<>())
+					.merge(owner.getMethod().getType().getName() + "." + owner.getMethod().getName(), weight,
+							Long::sum);
 			}
 		}
 
-		private static String innermost(List<RecordedFrame> frames, Predicate<String> packages) {
-			for (RecordedFrame frame : frames) {
-				if (frame.isJavaFrame() && packages.test(frame.getMethod().getType().getName())) {
-					return frame(frame);
-				}
-			}
-			return null;
+		String libraries() {
+			return sorted(this.libraries).stream()
+				.map((entry) -> String.format(Locale.ROOT, "%s %.1f%%", entry.getKey(), percent(entry.getValue())))
+				.collect(Collectors.joining(", "));
 		}
 
-		String share(long part) {
-			return String.format(Locale.ROOT, "%d (%.1f%%)", part, (this.total > 0) ? 100.0 * part / this.total : 0);
-		}
-
-		void print(String title, Map<String, Long> counts) {
+		void print(String title, String library) {
 			System.out.printf(Locale.ROOT, "  %s:%n", title);
-			counts.entrySet()
-				.stream()
-				.sorted(Map.Entry.<String, Long>comparingByValue().reversed())
+			sorted(this.methods.getOrDefault(library, Map.of())).stream()
 				.limit(TOP)
-				.forEach((entry) -> System.out.printf(Locale.ROOT, "    %6.1f%%  %s%n",
-						100.0 * entry.getValue() / this.total, entry.getKey()));
+				.forEach((entry) -> System.out.printf(Locale.ROOT, "    %5.1f%%  %s%n", percent(entry.getValue()),
+						entry.getKey()));
+		}
+
+		private double percent(long part) {
+			return (this.total > 0) ? 100.0 * part / this.total : 0;
+		}
+
+		private static List<Map.Entry<String, Long>> sorted(Map<String, Long> counts) {
+			return counts.entrySet().stream().sorted(Map.Entry.<String, Long>comparingByValue().reversed()).toList();
 		}
 
 	}
