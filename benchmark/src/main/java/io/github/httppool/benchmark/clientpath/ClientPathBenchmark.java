@@ -9,6 +9,7 @@ import java.lang.management.ManagementFactory;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.GeneralSecurityException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -30,6 +31,7 @@ import io.micrometer.observation.ObservationRegistry;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
 import org.apache.hc.client5.http.impl.classic.HttpClients;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuilder;
+import org.apache.hc.client5.http.ssl.DefaultClientTlsStrategy;
 
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
@@ -79,10 +81,12 @@ public final class ClientPathBenchmark {
 			  --rounds=N       rounds; each variant takes one turn per round, in a new random order (default 10)
 			  --round-ms=N     the measured window of a turn, in milliseconds (default 1000)
 			  --ramp-ms=N      how long the callers run before the window opens, in milliseconds (default 300)
+			  --warmup-ms=N    each variant's warm-up turn before the rounds, in milliseconds (default 3000)
 			  --variants=LIST  of starter, hand-built, hand-built-bare, starter-unobserved, hand-built-template
 			                   (default starter,hand-built,hand-built-bare; ratios are to the first)
 			  --jfr=FILE       record the starter variant alone with Java Flight Recorder into FILE, and print
 			                   the top frames under the starter's and HttpClient's packages
+			  --http.pool.*=V, --spring.*=V   passed to the application (the starter's settings, for example)
 			""";
 
 	private ClientPathBenchmark() {
@@ -110,13 +114,10 @@ public final class ClientPathBenchmark {
 		BenchmarkCertificates certificates = null;
 		if (https) {
 			certificates = BenchmarkCertificates.create(Files.createTempDirectory("http-pool-client-path"));
-			System.setProperty("javax.net.ssl.trustStore", certificates.clientTrustStore().toString());
-			System.setProperty("javax.net.ssl.trustStorePassword", BenchmarkCertificates.PASSWORD);
-			System.setProperty("javax.net.ssl.trustStoreType", "PKCS12");
 		}
 		try (ClientPathUpstream upstream = ClientPathUpstream.start(certificates);
-				CloseableHttpClient handBuilt = handBuiltHttpClient(https);
-				ConfigurableApplicationContext context = application(certificates)) {
+				CloseableHttpClient handBuilt = handBuiltHttpClient(certificates);
+				ConfigurableApplicationContext context = application(certificates, options.application())) {
 			URI target = URI.create(options.scheme() + "://127.0.0.1:" + upstream.port() + "/api/accounts/42");
 			Map<String, Call> variants = variants(context, handBuilt, target, options.variants());
 			AllocatedBytes allocated = AllocatedBytes.of();
@@ -130,7 +131,7 @@ public final class ClientPathBenchmark {
 					io.github.httppool.benchmark.LoadAverage.oneMinute(), allocated.method());
 			Turns turns = new Turns(callers, options.threads(), options.ramp(), allocated);
 			for (Call call : variants.values()) {
-				turns.measure(call, Duration.ofMillis(Math.max(2000, options.round().toMillis())));
+				turns.measure(call, options.warmup());
 			}
 			Map<String, List<Sample>> samples = new LinkedHashMap<>();
 			variants.keySet().forEach((name) -> samples.put(name, new ArrayList<>()));
@@ -201,18 +202,24 @@ public final class ClientPathBenchmark {
 		return length;
 	}
 
-	/** The hand-built pool of the usual {@code new RestTemplate(factory)} fix, at the starter's limits here. */
-	private static CloseableHttpClient handBuiltHttpClient(boolean https) {
+	/**
+	 * The hand-built pool of the usual {@code new RestTemplate(factory)} fix, at the starter's limits here,
+	 * trusting the upstream's certificate (host names verified) for HTTPS.
+	 */
+	private static CloseableHttpClient handBuiltHttpClient(BenchmarkCertificates certificates)
+			throws IOException, GeneralSecurityException {
 		PoolingHttpClientConnectionManagerBuilder pool = PoolingHttpClientConnectionManagerBuilder.create()
 			.setMaxConnTotal(400)
 			.setMaxConnPerRoute(200);
-		if (https) {
-			pool.useSystemProperties();
+		if (certificates != null) {
+			pool.setTlsSocketStrategy(new DefaultClientTlsStrategy(
+					BenchmarkCertificates.clientSslContext(certificates.clientTrustStore(), null)));
 		}
 		return HttpClients.custom().setConnectionManager(pool.build()).build();
 	}
 
-	private static ConfigurableApplicationContext application(BenchmarkCertificates certificates) {
+	private static ConfigurableApplicationContext application(BenchmarkCertificates certificates,
+			List<String> more) {
 		List<String> args = new ArrayList<>(List.of("--spring.main.banner-mode=off", "--logging.level.root=warn",
 				"--http.pool.max-total=400", "--http.pool.max-per-route=200"));
 		if (certificates != null) {
@@ -221,6 +228,7 @@ public final class ClientPathBenchmark {
 					store + "password=" + BenchmarkCertificates.PASSWORD, store + "type=PKCS12",
 					"--spring.http.clients.ssl.bundle=demo"));
 		}
+		args.addAll(more);
 		return new SpringApplicationBuilder(Application.class).web(WebApplicationType.NONE)
 			.logStartupInfo(false)
 			.run(args.toArray(String[]::new));
@@ -300,19 +308,22 @@ public final class ClientPathBenchmark {
 	 * @param rounds the rounds
 	 * @param round the measured window of one turn
 	 * @param ramp how long the callers run before the window opens
+	 * @param warmup each variant's warm-up turn before the rounds
 	 * @param variants the variants, the reference first
 	 * @param jfr where to write a recording of the starter variant, or {@code null}
+	 * @param application more arguments for the application ({@code --http.pool.*}, {@code --spring.*})
 	 */
 	record Options(int threads, boolean virtual, String scheme, int rounds, Duration round, Duration ramp,
-			List<String> variants, Path jfr) {
+			Duration warmup, List<String> variants, Path jfr, List<String> application) {
 
 		static Options parse(String[] args) {
 			Map<String, Integer> numbers = new LinkedHashMap<>(
-					Map.of("threads", 50, "rounds", 10, "round-ms", 1000, "ramp-ms", 300));
+					Map.of("threads", 50, "rounds", 10, "round-ms", 1000, "ramp-ms", 300, "warmup-ms", 3000));
 			boolean virtual = false;
 			String scheme = "https";
 			List<String> variants = List.of(STARTER, "hand-built", "hand-built-bare");
 			Path jfr = null;
+			List<String> application = new ArrayList<>();
 			for (String arg : args) {
 				int equals = arg.indexOf('=');
 				String name = (!arg.startsWith("--")) ? "" : arg.substring(2, (equals > 0) ? equals : arg.length());
@@ -332,6 +343,9 @@ public final class ClientPathBenchmark {
 				else if (name.equals("jfr") && value != null && !value.isEmpty()) {
 					jfr = Path.of(value);
 				}
+				else if ((name.startsWith("http.pool.") || name.startsWith("spring.")) && value != null) {
+					application.add(arg);
+				}
 				else if (numbers.containsKey(name) && value != null) {
 					numbers.put(name, positive(arg, value));
 				}
@@ -343,8 +357,8 @@ public final class ClientPathBenchmark {
 				variants = List.of(STARTER);
 			}
 			return new Options(numbers.get("threads"), virtual, scheme, numbers.get("rounds"),
-					Duration.ofMillis(numbers.get("round-ms")), Duration.ofMillis(numbers.get("ramp-ms")), variants,
-					jfr);
+					Duration.ofMillis(numbers.get("round-ms")), Duration.ofMillis(numbers.get("ramp-ms")),
+					Duration.ofMillis(numbers.get("warmup-ms")), variants, jfr, List.copyOf(application));
 		}
 
 		private static int positive(String arg, String value) {
