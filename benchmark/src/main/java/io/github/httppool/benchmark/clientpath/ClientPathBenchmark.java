@@ -81,7 +81,7 @@ public final class ClientPathBenchmark {
 			  --rounds=N       rounds; each variant takes one turn per round, in a new random order (default 10)
 			  --round-ms=N     the measured window of a turn, in milliseconds (default 1000)
 			  --ramp-ms=N      how long the callers run before the window opens, in milliseconds (default 300)
-			  --warmup-ms=N    each variant's warm-up turn before the rounds, in milliseconds (default 3000)
+			  --warmup-ms=N    each variant's warm-up turn before the rounds, in milliseconds (default 10000)
 			  --variants=LIST  of starter, hand-built, hand-built-bare, starter-unobserved, hand-built-template
 			                   (default starter,hand-built,hand-built-bare; ratios are to the first)
 			  --jfr=FILE       record the starter variant alone with Java Flight Recorder into FILE, and print
@@ -318,7 +318,7 @@ public final class ClientPathBenchmark {
 
 		static Options parse(String[] args) {
 			Map<String, Integer> numbers = new LinkedHashMap<>(
-					Map.of("threads", 50, "rounds", 10, "round-ms", 1000, "ramp-ms", 300, "warmup-ms", 3000));
+					Map.of("threads", 50, "rounds", 10, "round-ms", 1000, "ramp-ms", 300, "warmup-ms", 10000));
 			boolean virtual = false;
 			String scheme = "https";
 			List<String> variants = List.of(STARTER, "hand-built", "hand-built-bare");

@@ -20,7 +20,7 @@ import jdk.jfr.consumer.RecordingFile;
  * time in {@code String} or {@code LongAdder} counts for the library method that called them. The summary gives
  * each library's share (the starter, {@code io.github.httppool} without the benchmark's package; HttpClient,
  * {@code org.apache.hc}; Spring; Micrometer; ...) and the starter's and HttpClient's top owner methods. Stacks are
- * 64 frames deep unless the JVM runs with {@code -XX:FlightRecorderOptions:stackdepth=256}; the summary says how
+ * 64 frames deep unless the JVM runs with {@code -XX:FlightRecorderOptions=stackdepth=256}; the summary says how
  * many were cut (a cut stack can still be charged, its top being intact).
  */
 final class ClientPathProfile implements AutoCloseable {
