@@ -129,8 +129,11 @@ public final class ClientPathBenchmark {
 					options.round().toMillis(), options.ramp().toMillis(), https ? "HTTPS" : "HTTP",
 					System.getProperty("java.version"), Runtime.getRuntime().availableProcessors(),
 					io.github.httppool.benchmark.LoadAverage.oneMinute(), allocated.method());
-			Turns turns = new Turns(callers, options.threads(), options.ramp(), allocated);
+			Turns turns = new Turns(callers, options.threads(), options.ramp(), allocated, upstream);
+			// A few callers first, so that the TLS handshakes of the full turn run compiled code in both JVMs.
+			Turns few = new Turns(callers, Math.min(4, options.threads()), options.ramp(), allocated, upstream);
 			for (Call call : variants.values()) {
+				few.measure(call, options.warmup().dividedBy(4));
 				turns.measure(call, options.warmup());
 			}
 			Map<String, List<Sample>> samples = new LinkedHashMap<>();
@@ -151,8 +154,8 @@ public final class ClientPathBenchmark {
 					for (String name : order) {
 						Sample sample = turns.measure(variants.get(name), options.round());
 						samples.get(name).add(sample);
-						line.append(String.format(Locale.ROOT, "  %s %.1f us %.0f B %.0f/s;", name,
-								sample.cpuMicros(), sample.bytes(), sample.callsPerSecond()));
+						line.append(String.format(Locale.ROOT, "  %s %.1f us %.0f B %.0f/s %d new conns;", name,
+								sample.cpuMicros(), sample.bytes(), sample.callsPerSecond(), sample.connections()));
 					}
 					System.out.println(line);
 				}
@@ -264,8 +267,9 @@ public final class ClientPathBenchmark {
 	private static void print(Map<String, List<Sample>> samples, long connections, long requests) {
 		List<Sample> reference = samples.values().iterator().next();
 		String first = samples.keySet().iterator().next();
-		System.out.printf(Locale.ROOT, "%n%-20s %-24s %-24s %-22s %-24s %s%n", "variant", "process CPU us/call",
-				"bytes/call", "calls/s", "CPU vs " + first, "bytes vs " + first);
+		System.out.printf(Locale.ROOT, "%n%-20s %-24s %-24s %-22s %-24s %-24s %s%n", "variant",
+				"process CPU us/call", "bytes/call", "calls/s", "CPU vs " + first, "bytes vs " + first,
+				"new conns in window");
 		samples.forEach((name, list) -> {
 			double[] cpuRatios = new double[list.size()];
 			double[] byteRatios = new double[list.size()];
@@ -273,10 +277,10 @@ public final class ClientPathBenchmark {
 				cpuRatios[r] = list.get(r).cpuMicros() / reference.get(r).cpuMicros();
 				byteRatios[r] = list.get(r).bytes() / reference.get(r).bytes();
 			}
-			System.out.printf(Locale.ROOT, "%-20s %-24s %-24s %-22s %-24s %s%n", name,
+			System.out.printf(Locale.ROOT, "%-20s %-24s %-24s %-22s %-24s %-24s %s%n", name,
 					spread(values(list, Sample::cpuMicros), "%.1f"), spread(values(list, Sample::bytes), "%.0f"),
 					spread(values(list, Sample::callsPerSecond), "%.0f"), spread(cpuRatios, "%.3f"),
-					spread(byteRatios, "%.3f"));
+					spread(byteRatios, "%.3f"), spread(values(list, Sample::connections), "%.0f"));
 		});
 		System.out.printf(Locale.ROOT,
 				"median [min-max] over the rounds, per call over each turn's steady window: the whole measured JVM's"
@@ -388,15 +392,17 @@ public final class ClientPathBenchmark {
 	 * @param cpuMicros the process's CPU time
 	 * @param bytes the bytes allocated by all threads
 	 * @param callsPerSecond the throughput
+	 * @param connections the connections the upstream accepted in the window (not per call)
 	 */
-	private record Sample(double cpuMicros, double bytes, double callsPerSecond) {
+	private record Sample(double cpuMicros, double bytes, double callsPerSecond, long connections) {
 
 	}
 
 	/** Turns of the callers at one variant, measured over a steady window. */
-	private record Turns(ThreadFactory factory, int threads, Duration ramp, AllocatedBytes allocated) {
+	private record Turns(ThreadFactory factory, int threads, Duration ramp, AllocatedBytes allocated,
+			ClientPathUpstream upstream) {
 
-		Sample measure(Call call, Duration window) throws InterruptedException {
+		Sample measure(Call call, Duration window) throws InterruptedException, IOException {
 			com.sun.management.OperatingSystemMXBean process = (com.sun.management.OperatingSystemMXBean) ManagementFactory
 				.getOperatingSystemMXBean();
 			System.gc();
@@ -425,6 +431,7 @@ public final class ClientPathBenchmark {
 			while (calls.sum() < this.threads && failure.get() == null && System.nanoTime() < rampEnd) {
 				Thread.sleep(10);
 			}
+			long connectionsBefore = this.upstream.counts()[0];
 			long callsBefore = calls.sum();
 			long began = System.nanoTime();
 			long cpuBefore = process.getProcessCpuTime();
@@ -434,6 +441,7 @@ public final class ClientPathBenchmark {
 			long cpu = process.getProcessCpuTime() - cpuBefore;
 			long elapsed = System.nanoTime() - began;
 			long count = calls.sum() - callsBefore;
+			long connections = this.upstream.counts()[0] - connectionsBefore;
 			stop.set(true);
 			for (Thread caller : callers) {
 				caller.join();
@@ -444,7 +452,7 @@ public final class ClientPathBenchmark {
 			if (count == 0) {
 				throw new IllegalStateException("no call completed in " + window.toMillis() + " ms; use a longer --round-ms");
 			}
-			return new Sample(cpu / 1000.0 / count, (double) bytes / count, count * 1e9 / elapsed);
+			return new Sample(cpu / 1000.0 / count, (double) bytes / count, count * 1e9 / elapsed, connections);
 		}
 
 	}

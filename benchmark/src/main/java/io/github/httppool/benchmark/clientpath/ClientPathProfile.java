@@ -67,7 +67,7 @@ final class ClientPathProfile implements AutoCloseable {
 			if (name.equals("jdk.ExecutionSample")) {
 				execution.add(event, 1);
 			}
-			else if (name.equals("jdk.ObjectAllocationSample")) {
+			else if (name.equals("jdk.ObjectAllocationSample") && !fromMainThread(event)) {
 				allocation.add(event, event.getLong("weight"));
 			}
 		}
@@ -80,6 +80,14 @@ final class ClientPathProfile implements AutoCloseable {
 		System.out.printf(Locale.ROOT, "allocation samples: %d, weighing %.0f MB; by owner: %s%n", allocation.samples,
 				allocation.total / 1e6, allocation.libraries());
 		allocation.print("the starter's methods (share of all sampled bytes)", STARTER);
+	}
+
+	/**
+	 * Whether an event comes from the benchmark's main thread, which only waits while the callers run: its first
+	 * allocation sample weighs all it allocated before the recording (the application's start-up).
+	 */
+	private static boolean fromMainThread(RecordedEvent event) {
+		return event.getThread() != null && "main".equals(event.getThread().getJavaName());
 	}
 
 	private static String library(String type) {
