@@ -52,12 +52,13 @@ import org.springframework.web.client.RestTemplate;
  * The upstream runs in a JVM of its own ({@link ClientPathUpstream}) and answers a small body at once on loopback,
  * over HTTP or HTTPS (certificate verification on). The variants take turns in rounds, in a new random order each
  * round, so that machine noise hits them alike. A turn starts the callers (platform threads, or virtual threads on
- * Java 21 or later), lets them run for a ramp (and until they have made as many calls as there are callers), then measures a steady window: the process's CPU time
+ * Java 21 or later), lets them run for a ramp (and until each has made a call), then measures a steady window: the process's CPU time
  * ({@code OperatingSystemMXBean.getProcessCpuTime}, so the pools' background threads, the JIT and the GC count),
  * the bytes allocated by every thread (the JVM's total on Java 21 or later, else the sum over live threads) and
  * the calls completed. The heap is collected before each turn, so that each turn pays for its own garbage.
  * Printed per variant: median [min-max] over the rounds, and the median of its ratio to the first variant (the
- * starter) within each round. With {@code --jfr=FILE} only the starter runs, under Java Flight Recorder, and a
+ * starter) within each round. With {@code --jfr=FILE} only the starter (or the first of {@code --variants}) runs,
+ * under Java Flight Recorder, and a
  * summary of the samples under the starter's and HttpClient's packages follows. Run from the repository root
  * after {@code mvn -B -q -DskipTests package}:
  * <pre>
@@ -84,8 +85,9 @@ public final class ClientPathBenchmark {
 			  --warmup-ms=N    each variant's warm-up turn before the rounds, in milliseconds (default 10000)
 			  --variants=LIST  of starter, hand-built, hand-built-bare, starter-unobserved, hand-built-template
 			                   (default starter,hand-built,hand-built-bare; ratios are to the first)
-			  --jfr=FILE       record the starter variant alone with Java Flight Recorder into FILE, and print
-			                   the top frames under the starter's and HttpClient's packages
+			  --jfr=FILE       record the starter variant alone (or the first of --variants, to compare) with
+			                   Java Flight Recorder into FILE, and print each library's share of the samples
+			                   and the top methods of the starter and HttpClient
 			  --http.pool.*=V, --spring.*=V   passed to the application (the starter's settings, for example)
 			""";
 
@@ -136,12 +138,18 @@ public final class ClientPathBenchmark {
 				few.measure(call, options.warmup().dividedBy(4), true);
 				turns.measure(call, options.warmup(), true);
 			}
+			// One more turn each, so that no pool has been idle longer than a round when the first round starts (the
+			// starter closes connections idle for 30 s).
+			for (Call call : variants.values()) {
+				turns.measure(call, options.round(), true);
+			}
 			Map<String, List<Sample>> samples = new LinkedHashMap<>();
 			variants.keySet().forEach((name) -> samples.put(name, new ArrayList<>()));
 			if (options.jfr() != null) {
+				String recorded = options.variants().get(0);
 				try (ClientPathProfile profile = new ClientPathProfile(options.jfr())) {
 					for (int r = 0; r < options.rounds(); r++) {
-						samples.get(STARTER).add(turns.measure(variants.get(STARTER), options.round(), false));
+						samples.get(recorded).add(turns.measure(variants.get(recorded), options.round(), false));
 					}
 				}
 			}
@@ -163,7 +171,7 @@ public final class ClientPathBenchmark {
 			long[] counts = upstream.counts();
 			print(samples, counts[0], counts[1]);
 			if (options.jfr() != null) {
-				ClientPathProfile.summarize(options.jfr());
+				ClientPathProfile.summarize(options.jfr(), options.variants().get(0));
 			}
 		}
 	}
@@ -314,7 +322,7 @@ public final class ClientPathBenchmark {
 	 * @param ramp how long the callers run before the window opens
 	 * @param warmup each variant's warm-up turn before the rounds
 	 * @param variants the variants, the reference first
-	 * @param jfr where to write a recording of the starter variant, or {@code null}
+	 * @param jfr where to write a recording of the first variant (alone), or {@code null}
 	 * @param application more arguments for the application ({@code --http.pool.*}, {@code --spring.*})
 	 */
 	record Options(int threads, boolean virtual, String scheme, int rounds, Duration round, Duration ramp,
@@ -358,7 +366,7 @@ public final class ClientPathBenchmark {
 				}
 			}
 			if (jfr != null) {
-				variants = List.of(STARTER);
+				variants = List.of(variants.get(0));
 			}
 			return new Options(numbers.get("threads"), virtual, scheme, numbers.get("rounds"),
 					Duration.ofMillis(numbers.get("round-ms")), Duration.ofMillis(numbers.get("ramp-ms")),
@@ -412,6 +420,7 @@ public final class ClientPathBenchmark {
 				.getOperatingSystemMXBean();
 			System.gc();
 			LongAdder calls = new LongAdder();
+			AtomicInteger started = new AtomicInteger();
 			AtomicReference<Throwable> failure = new AtomicReference<>();
 			LongAdder failed = new LongAdder();
 			AtomicBoolean stop = new AtomicBoolean();
@@ -419,10 +428,15 @@ public final class ClientPathBenchmark {
 			for (int t = 0; t < this.threads; t++) {
 				Thread caller = this.factory.newThread(() -> {
 					try {
+						boolean first = true;
 						while (!stop.get()) {
 							try {
 								call.run();
 								calls.increment();
+								if (first) {
+									started.incrementAndGet();
+									first = false;
+								}
 							}
 							catch (Exception ex) {
 								if (!warmUp) {
@@ -440,9 +454,9 @@ public final class ClientPathBenchmark {
 				caller.start();
 			}
 			Thread.sleep(this.ramp.toMillis());
-			// The first turn opens the connections (TLS handshakes on a cold JVM): wait for them.
+			// Connections may have to be opened (TLS handshakes, in a cold JVM at first): wait for every caller's call.
 			long rampEnd = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-			while (calls.sum() < this.threads && failure.get() == null && System.nanoTime() < rampEnd) {
+			while (started.get() < this.threads && failure.get() == null && System.nanoTime() < rampEnd) {
 				Thread.sleep(10);
 			}
 			long connectionsBefore = this.upstream.counts()[0];

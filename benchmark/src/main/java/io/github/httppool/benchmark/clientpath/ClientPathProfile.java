@@ -15,13 +15,14 @@ import jdk.jfr.consumer.RecordedFrame;
 import jdk.jfr.consumer.RecordingFile;
 
 /**
- * A Java Flight Recorder recording of the starter variant alone, and a summary of it. Each execution sample (every
- * 2 ms) and allocation sample is charged to its owner: the innermost frame on its stack outside the JDK, so that
- * time in {@code String} or {@code LongAdder} counts for the library method that called them. The summary gives
- * each library's share (the starter, {@code io.github.httppool} without the benchmark's package; HttpClient,
- * {@code org.apache.hc}; Spring; Micrometer; ...) and the starter's and HttpClient's top owner methods. Stacks are
- * 64 frames deep unless the JVM runs with {@code -XX:FlightRecorderOptions=stackdepth=256}; the summary says how
- * many were cut (a cut stack can still be charged, its top being intact).
+ * A Java Flight Recorder recording of one variant alone (the starter's, or another to compare), and a summary of
+ * it. Each execution sample (every 2 ms) and allocation sample is charged to its owner: the innermost frame on its
+ * stack outside the JDK, so that time in {@code String} or {@code LongAdder} counts for the library method that
+ * called them. The summary gives each library's share (the starter, {@code io.github.httppool} without the
+ * benchmark's package; HttpClient, {@code org.apache.hc}; Spring; Micrometer; ...) and the starter's and
+ * HttpClient's top owner methods. Stacks are 64 frames deep unless the JVM runs with
+ * {@code -XX:FlightRecorderOptions=stackdepth=256}; the summary says how many were cut (a cut stack can still be
+ * charged, its top being intact).
  */
 final class ClientPathProfile implements AutoCloseable {
 
@@ -54,9 +55,10 @@ final class ClientPathProfile implements AutoCloseable {
 	/**
 	 * Print the summary of a recording.
 	 * @param file the recording
+	 * @param variant the variant it recorded
 	 * @throws IOException if it cannot be read
 	 */
-	static void summarize(Path file) throws IOException {
+	static void summarize(Path file, String variant) throws IOException {
 		Tally execution = new Tally();
 		Tally allocation = new Tally();
 		for (RecordedEvent event : RecordingFile.readAllEvents(file)) {
@@ -71,8 +73,8 @@ final class ClientPathProfile implements AutoCloseable {
 				allocation.add(event, event.getLong("weight"));
 			}
 		}
-		System.out.printf(Locale.ROOT, "%nprofile of the starter variant: %s (samples charged to the innermost frame"
-				+ " outside the JDK)%n", file);
+		System.out.printf(Locale.ROOT, "%nprofile of the %s variant: %s (samples charged to the innermost frame"
+				+ " outside the JDK)%n", variant, file);
 		System.out.printf(Locale.ROOT, "execution samples: %d (%d stacks cut at their depth); by owner: %s%n",
 				execution.samples, execution.truncated, execution.libraries());
 		execution.print("the starter's methods (share of all execution samples)", STARTER);

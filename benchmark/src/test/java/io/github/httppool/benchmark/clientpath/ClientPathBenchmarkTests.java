@@ -36,7 +36,8 @@ class ClientPathBenchmarkTests {
 			.isEqualTo(new ClientPathBenchmark.Options(200, true, "http", 6, Duration.ofSeconds(2),
 					Duration.ofMillis(100), Duration.ofMillis(500), List.of("hand-built", "starter"), null,
 					List.of("--http.pool.max-total=10")));
-		assertThat(parse("--jfr=x.jfr", "--variants=hand-built").variants()).containsExactly("starter");
+		assertThat(parse("--jfr=x.jfr").variants()).containsExactly("starter");
+		assertThat(parse("--jfr=x.jfr", "--variants=hand-built,starter").variants()).containsExactly("hand-built");
 		assertThatIllegalArgumentException().isThrownBy(() -> parse("--scheme=ftp"));
 		assertThatIllegalArgumentException().isThrownBy(() -> parse("--variants=starter,starter"));
 		assertThatIllegalArgumentException().isThrownBy(() -> parse("--variants=jdk"));
