@@ -50,17 +50,17 @@ import org.springframework.web.client.RestTemplate;
  * {@code RestClient} (Spring Boot's builder) and behind a bare one.
  * <p>
  * The upstream runs in a JVM of its own ({@link ClientPathUpstream}) and answers a small body at once on loopback,
- * over HTTP or HTTPS (certificate verification on). The variants take turns in rounds, in a new random order each
- * round, so that machine noise hits them alike. A turn starts the callers (platform threads, or virtual threads on
- * Java 21 or later), lets them run for a ramp (and until each has made a call), then measures a steady window: the process's CPU time
+ * over HTTP or HTTPS (certificate verification on). Each variant first runs warm-up turns, then the variants take
+ * turns in rounds, in a new random order each round, so that machine noise hits them alike. A turn starts the
+ * callers (platform threads, or virtual threads on Java 21 or later), lets them run for a ramp (and until each has
+ * made a call), then measures a steady window: the process's CPU time
  * ({@code OperatingSystemMXBean.getProcessCpuTime}, so the pools' background threads, the JIT and the GC count),
- * the bytes allocated by every thread (the JVM's total on Java 21 or later, else the sum over live threads) and
- * the calls completed. The heap is collected before each turn, so that each turn pays for its own garbage.
- * Printed per variant: median [min-max] over the rounds, and the median of its ratio to the first variant (the
- * starter) within each round. With {@code --jfr=FILE} only the starter (or the first of {@code --variants}) runs,
- * under Java Flight Recorder, and a
- * summary of the samples under the starter's and HttpClient's packages follows. Run from the repository root
- * after {@code mvn -B -q -DskipTests package}:
+ * the bytes allocated by every thread ({@code getTotalThreadAllocatedBytes} where the JVM has it, else the sum over
+ * live threads), the calls completed and the connections the upstream accepted. The heap is collected before each
+ * turn, so that each turn pays for its own garbage. Printed per variant: median [min-max] over the rounds, and the
+ * median of its ratio to the first variant (the starter) within each round. With {@code --jfr=FILE} only the
+ * starter (or the first of {@code --variants}) runs, under Java Flight Recorder, and a summary of the samples
+ * follows ({@link ClientPathProfile}). Run from the repository root after {@code mvn -B -q -DskipTests package}:
  * <pre>
  * java -jar benchmark/target/http-pool-benchmark.jar client-path --threads=200 --scheme=https --rounds=6
  * </pre>
@@ -490,9 +490,10 @@ public final class ClientPathBenchmark {
 	}
 
 	/**
-	 * The bytes allocated by the JVM's threads so far: Java 21's
-	 * {@code com.sun.management.ThreadMXBean#getTotalThreadAllocatedBytes} (threads that ended included, virtual
-	 * threads counted on their carriers) when present, else the sum over the live platform threads.
+	 * The bytes allocated by the JVM's threads so far:
+	 * {@code com.sun.management.ThreadMXBean#getTotalThreadAllocatedBytes} (Java 21, and later updates of 17;
+	 * threads that ended included, virtual threads counted on their carriers) when present, else the sum over the
+	 * live platform threads.
 	 */
 	private record AllocatedBytes(com.sun.management.ThreadMXBean threads, MethodHandle total) {
 
