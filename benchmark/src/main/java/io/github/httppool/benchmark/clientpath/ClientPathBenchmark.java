@@ -26,6 +26,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.ToDoubleFunction;
 
+import io.github.httppool.benchmark.LoadAverage;
 import io.github.httppool.benchmark.upstream.BenchmarkCertificates;
 import io.micrometer.observation.ObservationRegistry;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
@@ -130,7 +131,7 @@ public final class ClientPathBenchmark {
 					options.threads(), options.virtual() ? "virtual" : "platform", options.rounds(),
 					options.round().toMillis(), options.ramp().toMillis(), https ? "HTTPS" : "HTTP",
 					System.getProperty("java.version"), Runtime.getRuntime().availableProcessors(),
-					io.github.httppool.benchmark.LoadAverage.oneMinute(), allocated.method());
+					LoadAverage.oneMinute(), allocated.method());
 			Turns turns = new Turns(callers, options.threads(), options.ramp(), allocated, upstream);
 			// A few callers first, so that the TLS handshakes of the full turn run compiled code in both JVMs.
 			Turns few = new Turns(callers, Math.min(4, options.threads()), options.ramp(), allocated, upstream);
