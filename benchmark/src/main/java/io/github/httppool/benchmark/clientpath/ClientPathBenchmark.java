@@ -26,6 +26,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.ToDoubleFunction;
 
+import com.sun.management.OperatingSystemMXBean;
 import io.github.httppool.benchmark.LoadAverage;
 import io.github.httppool.benchmark.upstream.BenchmarkCertificates;
 import io.micrometer.observation.ObservationRegistry;
@@ -180,14 +181,16 @@ public final class ClientPathBenchmark {
 	private static Map<String, Call> variants(ConfigurableApplicationContext context, CloseableHttpClient handBuilt,
 			URI target, List<String> names) {
 		RestClient starter = context.getBean(RestClient.class);
+		RestClient.Builder observedBuilder = context.getBean(RestClient.Builder.class);
 		HttpComponentsClientHttpRequestFactory handBuiltFactory = new HttpComponentsClientHttpRequestFactory(handBuilt);
 		Map<String, Call> variants = new LinkedHashMap<>();
 		for (String name : names) {
 			variants.put(name, switch (name) {
 				case STARTER -> restClient(starter, target);
 				case "hand-built" ->
-					restClient(context.getBean(RestClient.Builder.class).requestFactory(handBuiltFactory).build(), target);
-				case "hand-built-bare" -> restClient(RestClient.builder().requestFactory(handBuiltFactory).build(), target);
+					restClient(observedBuilder.requestFactory(handBuiltFactory).build(), target);
+				case "hand-built-bare" ->
+					restClient(RestClient.builder().requestFactory(handBuiltFactory).build(), target);
 				case "starter-unobserved" ->
 					restClient(starter.mutate().observationRegistry(ObservationRegistry.NOOP).build(), target);
 				case "hand-built-template" -> {
@@ -417,8 +420,7 @@ public final class ClientPathBenchmark {
 		 * once on a loaded machine can exceed the connect or lease timeouts), where otherwise the first ends the run
 		 */
 		Sample measure(Call call, Duration window, boolean warmUp) throws InterruptedException, IOException {
-			com.sun.management.OperatingSystemMXBean process = (com.sun.management.OperatingSystemMXBean) ManagementFactory
-				.getOperatingSystemMXBean();
+			OperatingSystemMXBean process = (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
 			System.gc();
 			LongAdder calls = new LongAdder();
 			AtomicInteger started = new AtomicInteger();
@@ -483,7 +485,8 @@ public final class ClientPathBenchmark {
 						+ " once can on a loaded machine%n", failed.sum(), calls.sum(), this.threads);
 			}
 			if (count == 0) {
-				throw new IllegalStateException("no call completed in " + window.toMillis() + " ms; use a longer --round-ms");
+				throw new IllegalStateException(
+						"no call completed in " + window.toMillis() + " ms; use a longer --round-ms");
 			}
 			return new Sample(cpu / 1000.0 / count, (double) bytes / count, count * 1e9 / elapsed, connections);
 		}

@@ -29,8 +29,8 @@ class ClientPathBenchmarkTests {
 	@Test
 	void parsesOptions() {
 		assertThat(parse()).isEqualTo(new ClientPathBenchmark.Options(50, false, "https", 10, Duration.ofSeconds(1),
-				Duration.ofMillis(300), Duration.ofSeconds(10), List.of("starter", "hand-built", "hand-built-bare"), null,
-				List.of()));
+				Duration.ofMillis(300), Duration.ofSeconds(10), List.of("starter", "hand-built", "hand-built-bare"),
+				null, List.of()));
 		assertThat(parse("--threads=200", "--virtual", "--scheme=http", "--rounds=6", "--round-ms=2000",
 				"--ramp-ms=100", "--warmup-ms=500", "--variants=hand-built,starter", "--http.pool.max-total=10"))
 			.isEqualTo(new ClientPathBenchmark.Options(200, true, "http", 6, Duration.ofSeconds(2),
