@@ -18,7 +18,7 @@ public final class BenchmarkLauncher {
 			  benchmark     every gateway variant side by side, in several scenarios
 			  startup       what the starter's warm-up adds to the gateway's start-up
 			  warmup        what the warm-up does for the first call and the first call after idle
-			  client-path   CPU time and allocation per call on the calling thread
+			  client-path   the client alone: the process's CPU time and allocation per call, many callers
 			  saturation    bounded against unbounded waiting on a saturated route, and the pool advisor's advice
 			  addresses     a name whose addresses change (2, 4, 3) and an upstream that restarts, under load
 			  upstream      the loopback upstream on its own, until stopped

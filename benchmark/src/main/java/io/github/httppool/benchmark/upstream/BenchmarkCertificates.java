@@ -47,24 +47,34 @@ public record BenchmarkCertificates(Path directory, Path serverKeyStore, Path se
 	 * @throws InterruptedException if interrupted while {@code keytool} runs
 	 */
 	public static BenchmarkCertificates create(Path directory) throws IOException, InterruptedException {
-		Path serverKeyStore = directory.resolve("server-key.p12");
-		Path clientKeyStore = directory.resolve("client-key.p12");
+		BenchmarkCertificates certificates = existing(directory);
+		Path serverKeyStore = certificates.serverKeyStore();
+		Path clientKeyStore = certificates.clientKeyStore();
 		keytool(directory, "-genkeypair", "-alias", "server", "-keyalg", "EC", "-groupname", "secp256r1",
 				"-dname", "CN=localhost", "-ext", "SAN=dns:localhost,ip:127.0.0.1", "-validity", "2", "-storetype", "PKCS12",
 				"-keystore", serverKeyStore.toString(), "-storepass", PASSWORD);
 		keytool(directory, "-genkeypair", "-alias", "client", "-keyalg", "EC", "-groupname", "secp256r1",
 				"-dname", "CN=http-pool-benchmark-client", "-validity", "2", "-storetype", "PKCS12", "-keystore",
 				clientKeyStore.toString(), "-storepass", PASSWORD);
-		Path serverTrustStore = directory.resolve("server-trust.p12");
-		Path clientTrustStore = directory.resolve("client-trust.p12");
 		try {
-			trustStoreOf(clientKeyStore, "client", serverTrustStore);
-			trustStoreOf(serverKeyStore, "server", clientTrustStore);
+			trustStoreOf(clientKeyStore, "client", certificates.serverTrustStore());
+			trustStoreOf(serverKeyStore, "server", certificates.clientTrustStore());
 		}
 		catch (GeneralSecurityException ex) {
 			throw new IOException("Cannot write the trust stores", ex);
 		}
-		return new BenchmarkCertificates(directory, serverKeyStore, serverTrustStore, clientKeyStore, clientTrustStore);
+		return certificates;
+	}
+
+	/**
+	 * The stores that {@link #create} made in {@code directory}, for another process of the same run.
+	 * @param directory the directory given to {@link #create}
+	 * @return the stores
+	 */
+	public static BenchmarkCertificates existing(Path directory) {
+		return new BenchmarkCertificates(directory, directory.resolve("server-key.p12"),
+				directory.resolve("server-trust.p12"), directory.resolve("client-key.p12"),
+				directory.resolve("client-trust.p12"));
 	}
 
 	/**
