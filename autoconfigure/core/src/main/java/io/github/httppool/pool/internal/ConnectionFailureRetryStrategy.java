@@ -15,6 +15,7 @@ import javax.net.ssl.SSLHandshakeException;
 import javax.net.ssl.SSLPeerUnverifiedException;
 
 import org.apache.hc.client5.http.HttpRequestRetryStrategy;
+import org.apache.hc.client5.http.protocol.HttpClientContext;
 import org.apache.hc.core5.concurrent.CancellableDependency;
 import org.apache.hc.core5.http.HttpRequest;
 import org.apache.hc.core5.http.HttpResponse;
@@ -67,11 +68,10 @@ public final class ConnectionFailureRetryStrategy implements HttpRequestRetryStr
 	@Override
 	public boolean retryRequest(HttpRequest request, IOException exception, int execCount,
 			@Nullable HttpContext context) {
-		PoolMonitor.ThreadState thread = PoolMonitor.threadState.get();
-		boolean connectionFailedBeforeResponse = thread.connectionFailedBeforeResponse;
-		boolean handshakeTerminated = thread.connectFailed && isHandshakeTerminatedByServer(exception);
-		thread.connectionFailedBeforeResponse = false;
-		thread.connectFailed = false;
+		boolean connectionFailedBeforeResponse = context != null
+				&& context.removeAttribute(LeasedEndpoint.FAILED_BEFORE_RESPONSE) != null;
+		boolean handshakeTerminated = context != null && context.removeAttribute(LeasedEndpoint.CONNECT_FAILED) != null
+				&& isHandshakeTerminatedByServer(exception);
 		if (execCount > this.maxRetries || isCancelled(request)
 				|| (isNonRetriable(exception) && !handshakeTerminated)) {
 			return false;
@@ -79,7 +79,11 @@ public final class ConnectionFailureRetryStrategy implements HttpRequestRetryStr
 		// A request whose connection failed in its TLS handshake was never sent: any method
 		// may be sent again.
 		boolean retry = this.retryNonIdempotent || Method.isIdempotent(request.getMethod()) || handshakeTerminated;
-		thread.leaseForRetry = retry && (connectionFailedBeforeResponse || handshakeTerminated);
+		if (retry && (connectionFailedBeforeResponse || handshakeTerminated)
+				&& context instanceof HttpClientContext client && client.getUserToken() == null) {
+			// HttpClient hands the user token to the retry's lease, which reuses no pooled connection
+			client.setUserToken(MonitoredConnectionManager.RETRY);
+		}
 		return retry;
 	}
 

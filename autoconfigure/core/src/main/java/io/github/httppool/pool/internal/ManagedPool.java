@@ -252,6 +252,9 @@ public final class ManagedPool implements HttpPool {
 		if (logger.isDebugEnabled()) {
 			logger.debug("Closing HTTP connection pool '" + this.name + "' " + totalStats());
 		}
+		if (this.monitor != null) {
+			this.monitor.shutdown();
+		}
 		this.httpClient.close(CloseMode.GRACEFUL);
 		this.connectionManager.close(CloseMode.GRACEFUL);
 	}
