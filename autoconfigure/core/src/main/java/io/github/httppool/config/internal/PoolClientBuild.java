@@ -199,7 +199,7 @@ final class PoolClientBuild {
 			.setConnPoolPolicy(this.mapper.reusePolicy())
 			.setConnectionConfigResolver(connectionConfigs)
 			.setDefaultTlsConfig(this.mapper.tlsConfig())
-			.setDnsResolver(this.monitor.addresses().resolver())
+			.setDnsResolver(this.monitor.addresses())
 			.setConnectionFactory(this.monitor.connectionFactory());
 		if (this.tls != null && !this.bootTls) {
 			builder.setTlsSocketStrategy(this.tls);

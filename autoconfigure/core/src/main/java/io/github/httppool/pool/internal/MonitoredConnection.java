@@ -177,7 +177,7 @@ final class MonitoredConnection implements ManagedHttpClientConnection, Identifi
 		this.lifetimeShare = 1.0 - ThreadLocalRandom.current().nextDouble() * PoolMonitor.LIFETIME_SPREAD_PERCENT / 100;
 		AddressBalancer addresses = this.monitor.addresses();
 		Socket socket = this.delegate.getSocket();
-		if (addresses != null && socket != null) {
+		if (addresses != null && socket != null && socket.getInetAddress() != null) {
 			addresses.established(this, socket.getInetAddress());
 		}
 		this.monitor.connectionCreated((this.connectStartNanos >= 0) ? now - this.connectStartNanos : -1);
