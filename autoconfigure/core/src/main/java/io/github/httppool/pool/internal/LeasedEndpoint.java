@@ -43,7 +43,7 @@ final class LeasedEndpoint extends ConnectionEndpoint implements LeaseRequest {
 	/** Context attribute: the call's connect (TCP or TLS handshake) failed, nothing was sent. */
 	static final String CONNECT_FAILED = "http-pool.connect-failed";
 
-	/** Context attribute: the call's exchange failed before any byte of the response. */
+	/** Context attribute: the call's exchange failed before its response's body was read. */
 	static final String FAILED_BEFORE_RESPONSE = "http-pool.failed-before-response";
 
 	private final MonitoredConnectionManager manager;
@@ -216,7 +216,8 @@ final class LeasedEndpoint extends ConnectionEndpoint implements LeaseRequest {
 
 	private static IOException failed(ConnectionEndpoint pooled, IOException ex, HttpContext context) {
 		MonitoredConnection connection = MonitoredConnection.of(pooled);
-		if (connection != null && connection.failedBeforeResponse) {
+		if (connection != null) {
+			connection.failedBeforeResponse();
 			context.setAttribute(FAILED_BEFORE_RESPONSE, Boolean.TRUE);
 		}
 		return ex;
@@ -369,8 +370,7 @@ final class LeasedEndpoint extends ConnectionEndpoint implements LeaseRequest {
 			this.route = endpoint.route;
 			this.leasedAtNanos = leasedAtNanos;
 			this.site = (this.manager.monitor.options().leakDetectionThreshold() != null)
-					? new Exception("Connection leased here by thread '" + Thread.currentThread().getName() + "'")
-					: null;
+					? new PoolMonitor.LeaseSite(Thread.currentThread().getName()) : null;
 		}
 
 		/**

@@ -545,4 +545,15 @@ public final class PoolMonitor {
 
 	}
 
+	/**
+	 * The stack trace of the code that leased a connection.
+	 */
+	static final class LeaseSite extends Exception {
+
+		LeaseSite(String thread) {
+			super("Connection leased here by thread '" + thread + "'");
+		}
+
+	}
+
 }
