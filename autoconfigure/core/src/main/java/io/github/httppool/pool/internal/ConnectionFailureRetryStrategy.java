@@ -72,17 +72,19 @@ public final class ConnectionFailureRetryStrategy implements HttpRequestRetryStr
 				&& context.removeAttribute(LeasedEndpoint.FAILED_BEFORE_RESPONSE) != null;
 		boolean handshakeTerminated = context != null && context.removeAttribute(LeasedEndpoint.CONNECT_FAILED) != null
 				&& isHandshakeTerminatedByServer(exception);
-		if (execCount > this.maxRetries || isCancelled(request)
-				|| (isNonRetriable(exception) && !handshakeTerminated)) {
-			return false;
-		}
 		// A request whose connection failed in its TLS handshake was never sent: any method
 		// may be sent again.
-		boolean retry = this.retryNonIdempotent || Method.isIdempotent(request.getMethod()) || handshakeTerminated;
-		if (retry && (connectionFailedBeforeResponse || handshakeTerminated)
-				&& context instanceof HttpClientContext client && client.getUserToken() == null) {
+		boolean retry = execCount <= this.maxRetries && !isCancelled(request)
+				&& (!isNonRetriable(exception) || handshakeTerminated)
+				&& (this.retryNonIdempotent || Method.isIdempotent(request.getMethod()) || handshakeTerminated);
+		if (context instanceof HttpClientContext client) {
 			// HttpClient hands the user token to the retry's lease, which reuses no pooled connection
-			client.setUserToken(MonitoredConnectionManager.RETRY);
+			if (retry && (connectionFailedBeforeResponse || handshakeTerminated) && client.getUserToken() == null) {
+				client.setUserToken(MonitoredConnectionManager.RETRY);
+			}
+			else if (!retry && client.getUserToken() == MonitoredConnectionManager.RETRY) {
+				client.setUserToken(null);
+			}
 		}
 		return retry;
 	}
