@@ -43,7 +43,7 @@ final class LeasedEndpoint extends ConnectionEndpoint implements LeaseRequest {
 	/** Context attribute: the call's connect (TCP or TLS handshake) failed, nothing was sent. */
 	static final String CONNECT_FAILED = "http-pool.connect-failed";
 
-	/** Context attribute: the call's exchange failed before its response's body was read. */
+	/** Context attribute: the call's exchange failed before any byte of the response. */
 	static final String FAILED_BEFORE_RESPONSE = "http-pool.failed-before-response";
 
 	private final MonitoredConnectionManager manager;
@@ -216,8 +216,7 @@ final class LeasedEndpoint extends ConnectionEndpoint implements LeaseRequest {
 
 	private static IOException failed(ConnectionEndpoint pooled, IOException ex, HttpContext context) {
 		MonitoredConnection connection = MonitoredConnection.of(pooled);
-		if (connection != null) {
-			connection.failedBeforeResponse();
+		if (connection != null && connection.failedBeforeResponse) {
 			context.setAttribute(FAILED_BEFORE_RESPONSE, Boolean.TRUE);
 		}
 		return ex;

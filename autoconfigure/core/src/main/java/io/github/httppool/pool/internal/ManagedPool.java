@@ -231,11 +231,6 @@ public final class ManagedPool implements HttpPool {
 	 */
 	public record Eviction(Duration interval, Duration idleTimeout) {
 
-		/**
-		 * Create a new instance.
-		 * @param interval how often the pool is checked
-		 * @param idleTimeout idle time after which a connection is closed
-		 */
 		public Eviction {
 			Assert.isTrue(isPositive(interval), "'interval' must be positive");
 			Assert.isTrue(isPositive(idleTimeout), "'idleTimeout' must be positive");

@@ -83,6 +83,8 @@ final class MonitoredConnection implements ManagedHttpClientConnection, Identifi
 
 	volatile boolean error;
 
+	volatile boolean failedBeforeResponse;
+
 	volatile boolean serverClose;
 
 	/** Why the connection must not be reused, decided when it was leased or released. */
@@ -332,14 +334,15 @@ final class MonitoredConnection implements ManagedHttpClientConnection, Identifi
 	}
 
 	/**
-	 * Note an I/O failure of an exchange, which happens before the response's body is
-	 * read: the request may be retried on a connection checked just now or a new one, and
-	 * the host's other idle connections become suspect. Typically a reused connection that
-	 * the server closed (a restart, a reload); a new connection that a dying server reset
-	 * is handled alike.
+	 * Note an I/O failure of an exchange before any byte of the response arrived: the
+	 * request may be retried on a connection checked just now or a new one, and the host's
+	 * other idle connections become suspect. Typically a reused connection that the server
+	 * closed (a restart, a reload); a new connection that a dying server reset is handled
+	 * alike.
 	 */
-	void failedBeforeResponse() {
+	private void failedBeforeResponse() {
 		this.error = true;
+		this.failedBeforeResponse = true;
 		AddressBalancer.Address address = this.address;
 		if (address != null) {
 			address.host.suspectSinceNanos = System.nanoTime();
@@ -351,22 +354,47 @@ final class MonitoredConnection implements ManagedHttpClientConnection, Identifi
 
 	@Override
 	public void sendRequestHeader(ClassicHttpRequest request) throws HttpException, IOException {
-		this.delegate.sendRequestHeader(request);
+		try {
+			this.delegate.sendRequestHeader(request);
+		}
+		catch (IOException ex) {
+			failedBeforeResponse();
+			throw ex;
+		}
 	}
 
 	@Override
 	public void terminateRequest(ClassicHttpRequest request) throws HttpException, IOException {
-		this.delegate.terminateRequest(request);
+		try {
+			this.delegate.terminateRequest(request);
+		}
+		catch (IOException ex) {
+			failedBeforeResponse();
+			throw ex;
+		}
 	}
 
 	@Override
 	public void sendRequestEntity(ClassicHttpRequest request) throws HttpException, IOException {
-		this.delegate.sendRequestEntity(request);
+		try {
+			this.delegate.sendRequestEntity(request);
+		}
+		catch (IOException ex) {
+			failedBeforeResponse();
+			throw ex;
+		}
 	}
 
 	@Override
 	public ClassicHttpResponse receiveResponseHeader() throws HttpException, IOException {
-		ClassicHttpResponse response = this.delegate.receiveResponseHeader();
+		ClassicHttpResponse response;
+		try {
+			response = this.delegate.receiveResponseHeader();
+		}
+		catch (IOException ex) {
+			failedBeforeResponse();
+			throw ex;
+		}
 		Header connection = response.getFirstHeader(HttpHeaders.CONNECTION);
 		if (connection != null && connection.getValue() != null
 				&& connection.getValue().toLowerCase(Locale.ROOT).contains("close")) {
@@ -377,12 +405,24 @@ final class MonitoredConnection implements ManagedHttpClientConnection, Identifi
 
 	@Override
 	public void receiveResponseEntity(ClassicHttpResponse response) throws HttpException, IOException {
-		this.delegate.receiveResponseEntity(response);
+		try {
+			this.delegate.receiveResponseEntity(response);
+		}
+		catch (IOException ex) {
+			this.error = true;
+			throw ex;
+		}
 	}
 
 	@Override
 	public void flush() throws IOException {
-		this.delegate.flush();
+		try {
+			this.delegate.flush();
+		}
+		catch (IOException ex) {
+			failedBeforeResponse();
+			throw ex;
+		}
 	}
 
 	// ------------------------------------------------------------------ plain delegation

@@ -528,17 +528,6 @@ public final class PoolMonitor {
 			@Nullable Duration leakDetectionThreshold, Map<String, Object> settings, boolean reclaimAtRequestEnd,
 			boolean reclaimUnreachable) {
 
-		/**
-		 * Create a new instance.
-		 * @param propertyPrefix the prefix of the client's properties
-		 * @param timeToLive the connections' maximum lifetime
-		 * @param idleTimeout the evictor's idle timeout
-		 * @param leakDetectionThreshold the leak detection threshold
-		 * @param settings the pool's effective settings
-		 * @param reclaimAtRequestEnd whether to reclaim leases at the end of inbound
-		 * requests
-		 * @param reclaimUnreachable whether to reclaim unreachable leases
-		 */
 		public Options {
 			settings = Collections.unmodifiableMap(new LinkedHashMap<>(settings));
 		}
