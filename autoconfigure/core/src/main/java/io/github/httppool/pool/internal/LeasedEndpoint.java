@@ -69,6 +69,9 @@ final class LeasedEndpoint extends ConnectionEndpoint implements LeaseRequest {
 
 	volatile @Nullable ConnectionEndpoint pooled;
 
+	/** The pooled connection, once it is open. */
+	volatile @Nullable MonitoredConnection connection;
+
 	@Nullable Lease lease;
 
 	private volatile @Nullable ClassicHttpResponse response;
@@ -144,6 +147,7 @@ final class LeasedEndpoint extends ConnectionEndpoint implements LeaseRequest {
 			ConnectionEndpoint endpoint = this.delegate.get(timeout);
 			MonitoredConnection connection = MonitoredConnection.of(endpoint);
 			if (connection == null || connection.leasable(timeToLiveNanos, this.forRetry)) {
+				this.connection = connection;
 				return endpoint;
 			}
 			this.manager.pool.release(endpoint, null, TimeValue.ZERO_MILLISECONDS);
@@ -214,12 +218,21 @@ final class LeasedEndpoint extends ConnectionEndpoint implements LeaseRequest {
 		return response;
 	}
 
-	private static IOException failed(ConnectionEndpoint pooled, IOException ex, HttpContext context) {
-		MonitoredConnection connection = MonitoredConnection.of(pooled);
+	private IOException failed(ConnectionEndpoint pooled, IOException ex, HttpContext context) {
+		MonitoredConnection connection = connection(pooled);
 		if (connection != null && connection.failedBeforeResponse) {
 			context.setAttribute(FAILED_BEFORE_RESPONSE, Boolean.TRUE);
 		}
 		return ex;
+	}
+
+	@Nullable MonitoredConnection connection(ConnectionEndpoint pooled) {
+		MonitoredConnection connection = this.connection;
+		if (connection == null) {
+			connection = MonitoredConnection.of(pooled);
+			this.connection = connection;
+		}
+		return connection;
 	}
 
 	private boolean isEnded() {

@@ -10,7 +10,6 @@ import java.util.concurrent.ThreadLocalRandom;
 import javax.net.ssl.SSLSession;
 import javax.net.ssl.SSLSocket;
 
-import org.apache.hc.client5.http.impl.ConnectionHolder;
 import org.apache.hc.client5.http.impl.io.DefaultHttpResponseParserFactory;
 import org.apache.hc.client5.http.impl.io.ManagedHttpClientConnectionFactory;
 import org.apache.hc.client5.http.io.ConnectionEndpoint;
@@ -21,11 +20,14 @@ import org.apache.hc.core5.http.EndpointDetails;
 import org.apache.hc.core5.http.Header;
 import org.apache.hc.core5.http.HttpException;
 import org.apache.hc.core5.http.HttpHeaders;
+import org.apache.hc.core5.http.message.BasicClassicHttpRequest;
 import org.apache.hc.core5.http.ProtocolVersion;
 import org.apache.hc.core5.http.config.Http1Config;
+import org.apache.hc.core5.http.io.HttpClientConnection;
 import org.apache.hc.core5.http.io.HttpMessageParser;
 import org.apache.hc.core5.http.io.HttpMessageParserFactory;
 import org.apache.hc.core5.http.io.SessionInputBuffer;
+import org.apache.hc.core5.http.protocol.HttpContext;
 import org.apache.hc.core5.io.CloseMode;
 import org.apache.hc.core5.util.Identifiable;
 import org.apache.hc.core5.util.Timeout;
@@ -122,11 +124,22 @@ final class MonitoredConnection implements ManagedHttpClientConnection, Identifi
 	}
 
 	/**
-	 * Return the monitored connection of an endpoint of the pool.
+	 * Return the monitored connection of an endpoint of the pool, {@code null} if the
+	 * endpoint has no open connection. The endpoint hands its connection to a request
+	 * executor that sends nothing, the one way every supported HttpClient version offers.
 	 */
-	static @Nullable MonitoredConnection of(@Nullable ConnectionEndpoint endpoint) {
-		return (endpoint instanceof ConnectionHolder holder && holder.get() instanceof MonitoredConnection connection)
-				? connection : null;
+	static @Nullable MonitoredConnection of(ConnectionEndpoint endpoint) {
+		if (!endpoint.isConnected()) {
+			return null;
+		}
+		Lookup lookup = new Lookup();
+		try {
+			endpoint.execute(Lookup.ID, Lookup.REQUEST, lookup, null);
+		}
+		catch (IOException | HttpException | RuntimeException ex) {
+			return null;
+		}
+		return lookup.connection;
 	}
 
 	// ------------------------------------------------------------------ lifecycle hooks
@@ -526,6 +539,23 @@ final class MonitoredConnection implements ManagedHttpClientConnection, Identifi
 				throws IOException, HttpException {
 			this.buffer = buffer;
 			return this.parser.parse(buffer, inputStream);
+		}
+
+	}
+
+	private static final class Lookup implements ConnectionEndpoint.RequestExecutor {
+
+		static final String ID = "connection-lookup";
+
+		static final ClassicHttpRequest REQUEST = new BasicClassicHttpRequest("OPTIONS", "*");
+
+		@Nullable MonitoredConnection connection;
+
+		@Override
+		public @Nullable ClassicHttpResponse execute(ClassicHttpRequest request, HttpClientConnection connection,
+				@Nullable HttpContext context) {
+			this.connection = (connection instanceof MonitoredConnection monitored) ? monitored : null;
+			return null;
 		}
 
 	}

@@ -165,13 +165,17 @@ public final class MonitoredConnectionManager implements HttpClientConnectionMan
 	@Override
 	public void release(ConnectionEndpoint endpoint, @Nullable Object state, @Nullable TimeValue keepAlive) {
 		ConnectionEndpoint pooled = endpoint;
+		MonitoredConnection connection;
 		if (endpoint instanceof LeasedEndpoint leased) {
 			if (!leased.release()) {
 				return;
 			}
 			pooled = leased.pooled;
+			connection = (pooled != null) ? leased.connection(pooled) : null;
 		}
-		MonitoredConnection connection = MonitoredConnection.of(pooled);
+		else {
+			connection = MonitoredConnection.of(endpoint);
+		}
 		if (connection != null) {
 			connection.keepAliveNanos = (keepAlive != null && keepAlive.getDuration() > 0)
 					? keepAlive.getTimeUnit().toNanos(keepAlive.getDuration()) : -1;
