@@ -17,6 +17,7 @@ import java.util.concurrent.atomic.LongAdder;
 import io.github.httppool.pool.HttpPool;
 import io.github.httppool.pool.HttpPools;
 import io.github.httppool.pool.internal.ManagedPool;
+import io.github.httppool.pool.internal.MonitoredConnectionManager;
 import io.github.httppool.testsupport.LoopbackHttpServer;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.apache.hc.client5.http.HttpRoute;
@@ -89,8 +90,8 @@ public final class MetricsOverheadBenchmark {
 							HttpPool poolOn = on.getBean(HttpPools.class).get("default");
 							HttpPool poolOff = off.getBean(HttpPools.class).get("default");
 							Map<String, HttpClientConnectionManager> managers = new LinkedHashMap<>();
-							managers.put("metrics on", ManagedPool.of(poolOn).monitor().connectionManager(poolOn.connectionManager()));
-							managers.put("metrics off", ManagedPool.of(poolOff).monitor().connectionManager(poolOff.connectionManager()));
+							managers.put("metrics on", new MonitoredConnectionManager(ManagedPool.of(poolOn).monitor(), poolOn.connectionManager(), (r) -> TimeValue.NEG_ONE_MILLISECOND, null));
+							managers.put("metrics off", new MonitoredConnectionManager(ManagedPool.of(poolOff).monitor(), poolOff.connectionManager(), (r) -> TimeValue.NEG_ONE_MILLISECOND, null));
 							managers.put("no monitor", poolOff.connectionManager());
 							managers.put("bare pool", bareManager);
 							leaseOnly(managers, route);

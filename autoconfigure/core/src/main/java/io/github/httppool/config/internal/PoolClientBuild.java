@@ -1,11 +1,11 @@
 package io.github.httppool.config.internal;
 
 import io.github.httppool.pool.HttpPool;
-import io.github.httppool.pool.internal.AddressBalancer;
 import io.github.httppool.pool.internal.CallDeadlineHandler;
 import io.github.httppool.pool.internal.ConnectionFailureRetryStrategy;
 import io.github.httppool.pool.internal.ConnectionRetirement;
 import io.github.httppool.pool.internal.ManagedPool;
+import io.github.httppool.pool.internal.MonitoredConnectionManager;
 import io.github.httppool.pool.internal.NoCookieStore;
 import io.github.httppool.pool.internal.PendingLeaseLimiter;
 import io.github.httppool.pool.internal.PoolMonitor;
@@ -23,6 +23,7 @@ import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuil
 import org.apache.hc.client5.http.routing.HttpRoutePlanner;
 import org.apache.hc.client5.http.ssl.TlsSocketStrategy;
 import org.apache.hc.core5.http.io.SocketConfig;
+import org.apache.hc.core5.util.TimeValue;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.http.client.ClientHttpRequestFactoryBuilder;
@@ -62,7 +63,7 @@ final class PoolClientBuild {
 
 	private final @Nullable TlsSocketStrategy tls;
 
-	private final DnsResolver dnsResolver;
+	private @Nullable RouteConnectionConfigResolver connectionConfigs;
 
 	private ConnectionConfig connectionConfig;
 
@@ -85,9 +86,9 @@ final class PoolClientBuild {
 		this.name = name;
 		this.client = client;
 		this.mapper = new HttpPoolPropertiesMapper(client);
-		this.monitor = new PoolMonitor(name, this.mapper.monitorOptions());
+		this.monitor = new PoolMonitor(name, this.mapper.monitorOptions(),
+				(applicationManager == null) ? this.mapper.addressBalancer(dnsResolver) : null);
 		this.tls = tls;
-		this.dnsResolver = dnsResolver;
 		this.connectionConfig = this.mapper.connectionConfig();
 		this.connectionManager = applicationManager;
 	}
@@ -191,16 +192,14 @@ final class PoolClientBuild {
 	private void configure(PoolingHttpClientConnectionManagerBuilder builder) {
 		RouteConnectionConfigResolver connectionConfigs = new RouteConnectionConfigResolver(this.connectionConfig,
 				this.mapper.routeConnectionConfigs(this.connectionConfig), this.retirement);
-		AddressBalancer addresses = this.mapper.addressBalancer(this.dnsResolver);
-		this.monitor.addresses(addresses);
-		this.monitor.timeToLive((route) -> connectionConfigs.resolve(route).getTimeToLive());
+		this.connectionConfigs = connectionConfigs;
 		builder.setMaxConnTotal(this.client.maxTotal())
 			.setMaxConnPerRoute(this.client.maxPerRoute())
 			.setPoolConcurrencyPolicy(this.mapper.concurrencyPolicy())
 			.setConnPoolPolicy(this.mapper.reusePolicy())
 			.setConnectionConfigResolver(connectionConfigs)
 			.setDefaultTlsConfig(this.mapper.tlsConfig())
-			.setDnsResolver(addresses.resolver())
+			.setDnsResolver(this.monitor.addresses())
 			.setConnectionFactory(this.monitor.connectionFactory());
 		if (this.tls != null && !this.bootTls) {
 			builder.setTlsSocketStrategy(this.tls);
@@ -209,14 +208,7 @@ final class PoolClientBuild {
 
 	private PoolingHttpClientConnectionManager build(PoolingHttpClientConnectionManagerBuilder builder) {
 		PoolingHttpClientConnectionManager manager = builder.build();
-		this.monitor.bind(manager);
 		ClientSettings client = this.client;
-		if (client.limitsPendingLeases()) {
-			this.monitor.limitPendingLeases(new PendingLeaseLimiter(this.monitor.name(), manager,
-					(route) -> client.maxPendingLeases(route.getTargetHost()),
-					(route) -> client.maxPendingLeasesProperty(route.getTargetHost()),
-					(route) -> client.maxConnectionsProperty(route.getTargetHost())));
-		}
 		client.routes().keySet().forEach((key) -> key.directRoutes().forEach((direct) -> {
 			int max = client.maxConnections(direct.getTargetHost());
 			if (max != client.maxPerRoute()) {
@@ -232,13 +224,24 @@ final class PoolClientBuild {
 	 * to change.
 	 */
 	private void configure(HttpClientBuilder builder) {
-		builder.setConnectionManager(this.monitor.connectionManager(connectionManager()))
+		PoolingHttpClientConnectionManager pool = connectionManager();
+		RouteConnectionConfigResolver connectionConfigs = this.connectionConfigs;
+		ClientSettings client = this.client;
+		PendingLeaseLimiter limiter = client.limitsPendingLeases() ? new PendingLeaseLimiter(this.name, pool,
+				(route) -> client.maxPendingLeases(route.getTargetHost()),
+				(route) -> client.maxPendingLeasesProperty(route.getTargetHost()),
+				(route) -> client.maxConnectionsProperty(route.getTargetHost())) : null;
+		MonitoredConnectionManager manager = new MonitoredConnectionManager(this.monitor, pool,
+				(connectionConfigs != null) ? (route) -> connectionConfigs.resolve(route).getTimeToLive()
+						: (route) -> TimeValue.NEG_ONE_MILLISECOND,
+				limiter);
+		builder.setConnectionManager(manager)
 			.setConnectionManagerShared(true)
 			.setKeepAliveStrategy(this.mapper.keepAliveStrategy(this.serverKeepAlives))
 			.setDefaultCookieStore(NoCookieStore.INSTANCE)
 			.disableConnectionState()
 			.addExecInterceptorBefore(ChainElement.CONNECT.name(), "http-pool-exhaustion",
-					this.monitor.exhaustionHandler());
+					manager.exhaustionHandler());
 		HttpRoutePlanner routePlanner = this.mapper.routePlanner();
 		if (routePlanner != null) {
 			builder.setRoutePlanner(routePlanner);

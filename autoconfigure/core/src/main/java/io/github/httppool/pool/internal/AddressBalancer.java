@@ -44,13 +44,12 @@ import org.springframework.util.Assert;
  *
  * @since 0.1.0
  */
-public final class AddressBalancer {
+public final class AddressBalancer implements DnsResolver {
 
 	private static final Log logger = LogFactory.getLog(AddressBalancer.class);
 
 	private static final long FIRST_BACKOFF_NANOS = TimeUnit.SECONDS.toNanos(1);
 
-	/** The connect in progress on each thread, between resolution and its end. */
 	private final ThreadLocal<@Nullable Connect> connects = new ThreadLocal<>();
 
 	private final DnsResolver delegate;
@@ -58,8 +57,6 @@ public final class AddressBalancer {
 	private final @Nullable Duration refreshInterval;
 
 	private final Map<String, Host> hosts = new ConcurrentHashMap<>();
-
-	private final DnsResolver resolver = new SpreadingResolver();
 
 	/**
 	 * Create a balancer.
@@ -74,20 +71,30 @@ public final class AddressBalancer {
 	}
 
 	/**
-	 * Return the resolver for the pool's connection operator: it orders each host's
-	 * addresses, fewest open connections first.
-	 * @return the resolver
-	 */
-	public DnsResolver resolver() {
-		return this.resolver;
-	}
-
-	/**
 	 * Return how often the hosts are resolved again.
 	 * @return the interval, or {@code null} if they are not
 	 */
 	public @Nullable Duration refreshInterval() {
 		return this.refreshInterval;
+	}
+
+	@Override
+	public InetAddress[] resolve(String host) throws UnknownHostException {
+		return order(host, this.delegate.resolve(host)).stream()
+			.map((address) -> address.address)
+			.toArray(InetAddress[]::new);
+	}
+
+	@Override
+	public List<InetSocketAddress> resolve(String host, int port) throws UnknownHostException {
+		return order(host, this.delegate.resolve(host)).stream()
+			.map((address) -> new InetSocketAddress(address.address, port))
+			.toList();
+	}
+
+	@Override
+	public String resolveCanonicalHostname(String host) throws UnknownHostException {
+		return this.delegate.resolveCanonicalHostname(host);
 	}
 
 	/**
@@ -145,10 +152,7 @@ public final class AddressBalancer {
 
 	// ------------------------------------------------------------------ connection events
 
-	/**
-	 * A socket is about to connect on this thread: an earlier attempt of the same
-	 * connect, to the previous address in the order, failed.
-	 */
+	/** A socket is about to connect: an earlier attempt of the same connect, if any, failed. */
 	void connectAttempt() {
 		Connect connect = this.connects.get();
 		if (connect != null) {
@@ -159,12 +163,9 @@ public final class AddressBalancer {
 		}
 	}
 
-	/**
-	 * A connection was established on this thread to the given address.
-	 */
-	void established(MonitoredConnection connection, @Nullable InetAddress remote) {
+	void established(MonitoredConnection connection, InetAddress remote) {
 		Connect connect = this.connects.get();
-		if (connect == null || remote == null) {
+		if (connect == null) {
 			return;
 		}
 		Address address = connect.host.addresses.computeIfAbsent(remote, (key) -> new Address(connect.host, key));
@@ -176,9 +177,6 @@ public final class AddressBalancer {
 		}
 	}
 
-	/**
-	 * The connect on this thread ended, established or failed.
-	 */
 	void connectEnded(boolean failed) {
 		Connect connect = this.connects.get();
 		if (connect == null) {
@@ -195,9 +193,6 @@ public final class AddressBalancer {
 		connect.reserved.probing.set(false);
 	}
 
-	/**
-	 * A connection was closed.
-	 */
 	void closed(MonitoredConnection connection) {
 		Address address = connection.address;
 		if (address != null) {
@@ -208,9 +203,9 @@ public final class AddressBalancer {
 		}
 	}
 
-	private List<Address> order(String hostName, List<InetAddress> resolved) {
+	private List<Address> order(String hostName, InetAddress[] resolved) {
 		Host host = this.hosts.computeIfAbsent(hostName, Host::new);
-		host.update(resolved.toArray(InetAddress[]::new));
+		host.update(resolved);
 		List<Address> order = host.order(resolved);
 		Connect previous = this.connects.get();
 		if (previous != null) {
@@ -226,7 +221,7 @@ public final class AddressBalancer {
 	}
 
 	/**
-	 * A connect in progress on one thread.
+	 * A connect in progress on one thread, between the resolution and its end.
 	 */
 	private static final class Connect {
 
@@ -246,9 +241,6 @@ public final class AddressBalancer {
 
 	}
 
-	/**
-	 * A host name and the addresses it resolved to.
-	 */
 	static final class Host {
 
 		final String name;
@@ -298,8 +290,8 @@ public final class AddressBalancer {
 			}
 		}
 
-		List<Address> order(List<InetAddress> resolved) {
-			List<Address> candidates = new ArrayList<>(resolved.size());
+		List<Address> order(InetAddress[] resolved) {
+			List<Address> candidates = new ArrayList<>(resolved.length);
 			for (InetAddress address : resolved) {
 				Address known = this.addresses.get(address);
 				if (known != null && !known.removed && !candidates.contains(known)) {
@@ -356,9 +348,6 @@ public final class AddressBalancer {
 
 	}
 
-	/**
-	 * One address of a host and the pool's open connections to it.
-	 */
 	static final class Address {
 
 		final Host host;
@@ -385,10 +374,7 @@ public final class AddressBalancer {
 			this.address = address;
 		}
 
-		/**
-		 * Return the open connections that are not being retired, plus connects in
-		 * progress.
-		 */
+		/** Return the open connections that are not being retired, plus connects in progress. */
 		int load() {
 			int load = this.connecting.get();
 			for (MonitoredConnection connection : this.open) {
@@ -399,9 +385,7 @@ public final class AddressBalancer {
 			return load;
 		}
 
-		/**
-		 * Become the one connect that tries the address again after its back-off.
-		 */
+		/** Become the one connect that tries the address again after its back-off. */
 		boolean tryProbe() {
 			if (!this.probing.compareAndSet(false, true)) {
 				return false;
@@ -440,33 +424,6 @@ public final class AddressBalancer {
 		@Override
 		public String toString() {
 			return this.address.getHostAddress();
-		}
-
-	}
-
-	/**
-	 * Resolves through the delegate and orders a host's addresses, fewest open
-	 * connections first.
-	 */
-	private final class SpreadingResolver implements DnsResolver {
-
-		@Override
-		public InetAddress[] resolve(String host) throws UnknownHostException {
-			InetAddress[] resolved = AddressBalancer.this.delegate.resolve(host);
-			return order(host, List.of(resolved)).stream().map((address) -> address.address).toArray(InetAddress[]::new);
-		}
-
-		@Override
-		public List<InetSocketAddress> resolve(String host, int port) throws UnknownHostException {
-			InetAddress[] resolved = AddressBalancer.this.delegate.resolve(host);
-			return order(host, List.of(resolved)).stream()
-				.map((address) -> new InetSocketAddress(address.address, port))
-				.toList();
-		}
-
-		@Override
-		public String resolveCanonicalHostname(String host) throws UnknownHostException {
-			return AddressBalancer.this.delegate.resolveCanonicalHostname(host);
 		}
 
 	}

@@ -66,7 +66,7 @@ public final class CallDeadlineHandler implements ExecChainHandler {
 				deadline.cancel();
 			}
 			else {
-				response.setEntity(new DeadlineEntity(entity, deadline));
+				response.setEntity(deadline.new DeadlineEntity(entity));
 			}
 			return response;
 		}
@@ -145,85 +145,73 @@ public final class CallDeadlineHandler implements ExecChainHandler {
 			return timeout;
 		}
 
-	}
+		/**
+		 * The response body of the call: reading it counts against the deadline, which
+		 * ends when the body is read to its end or closed.
+		 */
+		private final class DeadlineEntity extends HttpEntityWrapper {
 
-	/**
-	 * The response body of a call with a deadline: reading it counts against the
-	 * deadline, which ends when the body is read to its end or closed.
-	 */
-	private static final class DeadlineEntity extends HttpEntityWrapper {
-
-		private final Deadline deadline;
-
-		DeadlineEntity(HttpEntity entity, Deadline deadline) {
-			super(entity);
-			this.deadline = deadline;
-		}
-
-		@Override
-		public InputStream getContent() throws IOException {
-			return new DeadlineInputStream(super.getContent(), this.deadline);
-		}
-
-		@Override
-		public void close() throws IOException {
-			try {
-				super.close();
+			DeadlineEntity(HttpEntity entity) {
+				super(entity);
 			}
-			finally {
-				this.deadline.cancel();
-			}
-		}
 
-	}
+			@Override
+			public InputStream getContent() throws IOException {
+				return new FilterInputStream(super.getContent()) {
 
-	private static final class DeadlineInputStream extends FilterInputStream {
+					@Override
+					public int read() throws IOException {
+						try {
+							return endAt(super.read());
+						}
+						catch (IOException ex) {
+							throw translate(ex);
+						}
+					}
 
-		private final Deadline deadline;
+					@Override
+					public int read(byte[] buffer, int offset, int length) throws IOException {
+						try {
+							return endAt(super.read(buffer, offset, length));
+						}
+						catch (IOException ex) {
+							throw translate(ex);
+						}
+					}
 
-		DeadlineInputStream(InputStream in, Deadline deadline) {
-			super(in);
-			this.deadline = deadline;
-		}
+					@Override
+					public void close() throws IOException {
+						try {
+							super.close();
+						}
+						catch (IOException ex) {
+							throw translate(ex);
+						}
+						finally {
+							cancel();
+						}
+					}
 
-		@Override
-		public int read() throws IOException {
-			try {
-				return endAt(super.read());
+				};
 			}
-			catch (IOException ex) {
-				throw this.deadline.translate(ex);
-			}
-		}
 
-		@Override
-		public int read(byte[] buffer, int offset, int length) throws IOException {
-			try {
-				return endAt(super.read(buffer, offset, length));
+			private int endAt(int result) {
+				if (result < 0) {
+					cancel();
+				}
+				return result;
 			}
-			catch (IOException ex) {
-				throw this.deadline.translate(ex);
-			}
-		}
 
-		private int endAt(int result) {
-			if (result < 0) {
-				this.deadline.cancel();
+			@Override
+			public void close() throws IOException {
+				try {
+					super.close();
+				}
+				finally {
+					cancel();
+				}
 			}
-			return result;
-		}
 
-		@Override
-		public void close() throws IOException {
-			try {
-				super.close();
-			}
-			catch (IOException ex) {
-				throw this.deadline.translate(ex);
-			}
-			finally {
-				this.deadline.cancel();
-			}
 		}
 
 	}

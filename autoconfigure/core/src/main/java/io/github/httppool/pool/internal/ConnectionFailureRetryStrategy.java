@@ -15,6 +15,7 @@ import javax.net.ssl.SSLHandshakeException;
 import javax.net.ssl.SSLPeerUnverifiedException;
 
 import org.apache.hc.client5.http.HttpRequestRetryStrategy;
+import org.apache.hc.client5.http.protocol.HttpClientContext;
 import org.apache.hc.core5.concurrent.CancellableDependency;
 import org.apache.hc.core5.http.HttpRequest;
 import org.apache.hc.core5.http.HttpResponse;
@@ -67,19 +68,24 @@ public final class ConnectionFailureRetryStrategy implements HttpRequestRetryStr
 	@Override
 	public boolean retryRequest(HttpRequest request, IOException exception, int execCount,
 			@Nullable HttpContext context) {
-		PoolMonitor.ThreadState thread = PoolMonitor.threadState.get();
-		boolean connectionFailedBeforeResponse = thread.connectionFailedBeforeResponse;
-		boolean handshakeTerminated = thread.connectFailed && isHandshakeTerminatedByServer(exception);
-		thread.connectionFailedBeforeResponse = false;
-		thread.connectFailed = false;
-		if (execCount > this.maxRetries || isCancelled(request)
-				|| (isNonRetriable(exception) && !handshakeTerminated)) {
-			return false;
-		}
+		boolean connectionFailedBeforeResponse = context != null
+				&& context.removeAttribute(LeasedEndpoint.FAILED_BEFORE_RESPONSE) != null;
+		boolean handshakeTerminated = context != null && context.removeAttribute(LeasedEndpoint.CONNECT_FAILED) != null
+				&& isHandshakeTerminatedByServer(exception);
 		// A request whose connection failed in its TLS handshake was never sent: any method
 		// may be sent again.
-		boolean retry = this.retryNonIdempotent || Method.isIdempotent(request.getMethod()) || handshakeTerminated;
-		thread.leaseForRetry = retry && (connectionFailedBeforeResponse || handshakeTerminated);
+		boolean retry = execCount <= this.maxRetries && !isCancelled(request)
+				&& (!isNonRetriable(exception) || handshakeTerminated)
+				&& (this.retryNonIdempotent || Method.isIdempotent(request.getMethod()) || handshakeTerminated);
+		if (context instanceof HttpClientContext client) {
+			// HttpClient hands the user token to the retry's lease, which reuses no pooled connection
+			if (retry && (connectionFailedBeforeResponse || handshakeTerminated) && client.getUserToken() == null) {
+				client.setUserToken(MonitoredConnectionManager.RETRY);
+			}
+			else if (!retry && client.getUserToken() == MonitoredConnectionManager.RETRY) {
+				client.setUserToken(null);
+			}
+		}
 		return retry;
 	}
 

@@ -54,7 +54,7 @@ public final class LeakDetector extends PoolBackgroundTask {
 		try {
 			long now = System.nanoTime();
 			long thresholdNanos = threshold.toNanos();
-			for (LeaseTracker.Lease lease : poolMonitor.currentLeases()) {
+			for (LeasedEndpoint.Lease lease : poolMonitor.currentLeases()) {
 				if (!lease.reported && now - lease.leasedAtNanos >= thresholdNanos) {
 					lease.reported = true;
 					poolMonitor.leakDetected(lease);
@@ -72,7 +72,7 @@ public final class LeakDetector extends PoolBackgroundTask {
 		}
 	}
 
-	static void logReturned(PoolMonitor poolMonitor, LeaseTracker.Lease lease, long nowNanos) {
+	static void logReturned(PoolMonitor poolMonitor, LeasedEndpoint.Lease lease, long nowNanos) {
 		if (logger.isInfoEnabled()) {
 			String thread = (lease.site != null) ? lease.site.getMessage() : "";
 			logger.info("Connection to " + PoolMonitor.routeName(lease.route) + " of HTTP pool '"

@@ -2,11 +2,19 @@ package io.github.httppool.pool.internal;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.lang.ref.PhantomReference;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeoutException;
 
 import org.apache.hc.client5.http.EndpointInfo;
 import org.apache.hc.client5.http.HttpRoute;
 import org.apache.hc.client5.http.impl.ConnectionShutdownException;
 import org.apache.hc.client5.http.io.ConnectionEndpoint;
+import org.apache.hc.client5.http.io.LeaseRequest;
+import org.apache.hc.client5.http.protocol.HttpClientContext;
 import org.apache.hc.core5.http.ClassicHttpRequest;
 import org.apache.hc.core5.http.ClassicHttpResponse;
 import org.apache.hc.core5.http.HttpEntity;
@@ -14,94 +22,287 @@ import org.apache.hc.core5.http.HttpException;
 import org.apache.hc.core5.http.impl.io.HttpRequestExecutor;
 import org.apache.hc.core5.http.protocol.HttpContext;
 import org.apache.hc.core5.io.CloseMode;
+import org.apache.hc.core5.util.TimeValue;
 import org.apache.hc.core5.util.Timeout;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The endpoint a pool's HTTP client holds while it has a connection leased: it stands for
- * the pool's endpoint and remembers the last response received on it, so that a lease
- * that nobody releases can be reclaimed. Once reclaimed it is inert: the HTTP client's
- * late release or close does not touch the connection, which may serve another caller by
- * then.
+ * One lease of a monitored pool, from the request for a connection to its release: the
+ * lease request HttpClient waits on and then the endpoint it holds. It times the wait,
+ * hands back (to be closed) a pooled connection that must not serve the lease and leases
+ * another, and keeps what the retry strategy needs to know in the call's context.
+ * <p>
+ * A lease that leak detection, reclaim of unreachable leases or an inbound request's
+ * {@link ResponseScope} watches is also a {@link Lease}, and remembers the last response
+ * received, so that a lease nobody releases can be reclaimed. Once ended it is inert: the
+ * HTTP client's late release or close does not touch the connection, which may serve
+ * another caller by then.
  */
-final class LeasedEndpoint extends ConnectionEndpoint {
+final class LeasedEndpoint extends ConnectionEndpoint implements LeaseRequest {
 
-	final MonitoredConnectionManager manager;
+	/** Context attribute: the call's connect (TCP or TLS handshake) failed, nothing was sent. */
+	static final String CONNECT_FAILED = "http-pool.connect-failed";
 
-	final ConnectionEndpoint pooled;
+	/** Context attribute: the call's exchange failed before any byte of the response. */
+	static final String FAILED_BEFORE_RESPONSE = "http-pool.failed-before-response";
 
-	final LeaseTracker.Lease lease;
+	private final MonitoredConnectionManager manager;
+
+	private final String id;
+
+	private final HttpRoute route;
+
+	private final @Nullable Object state;
+
+	private final long start;
+
+	private final PendingLeaseLimiter.@Nullable RouteLeases admitted;
+
+	/** Whether this is the lease of a retry, which reuses no pooled connection. */
+	private final boolean forRetry;
+
+	private volatile LeaseRequest delegate;
+
+	private volatile boolean cancelled;
+
+	private boolean recorded;
+
+	volatile @Nullable ConnectionEndpoint pooled;
+
+	/** The pooled connection, once it is open. */
+	volatile @Nullable MonitoredConnection connection;
+
+	@Nullable Lease lease;
 
 	private volatile @Nullable ClassicHttpResponse response;
 
-	LeasedEndpoint(MonitoredConnectionManager manager, LeaseTracker tracker, ConnectionEndpoint pooled,
-			HttpRoute route, long nowNanos) {
+	LeasedEndpoint(MonitoredConnectionManager manager, LeaseRequest delegate, String id, HttpRoute route,
+			@Nullable Object state, long start, PendingLeaseLimiter.@Nullable RouteLeases admitted, boolean forRetry) {
 		this.manager = manager;
-		this.pooled = pooled;
-		this.lease = tracker.leased(this, pooled, route, nowNanos);
+		this.delegate = delegate;
+		this.id = id;
+		this.route = route;
+		this.state = state;
+		this.start = start;
+		this.admitted = admitted;
+		this.forRetry = forRetry;
 	}
+
+	// ------------------------------------------------------------------ lease request
+
+	@Override
+	public ConnectionEndpoint get(Timeout timeout) throws InterruptedException, ExecutionException, TimeoutException {
+		if (this.pooled != null) {
+			return this;
+		}
+		ConnectionEndpoint endpoint;
+		try {
+			endpoint = leaseReusable(timeout);
+		}
+		catch (TimeoutException ex) {
+			record(LeaseOutcome.TIMEOUT);
+			throw ex;
+		}
+		catch (CancellationException ex) {
+			record(LeaseOutcome.FAILED);
+			if (this.cancelled) {
+				throw ex;
+			}
+			// The pool cancels the lease of a thread that is interrupted while it waits.
+			Thread.currentThread().interrupt();
+			InterruptedException interrupted = new InterruptedException(
+					"the calling thread was interrupted while leasing a connection to "
+							+ PoolMonitor.routeName(this.route));
+			interrupted.initCause(ex);
+			throw interrupted;
+		}
+		catch (InterruptedException | ExecutionException | RuntimeException ex) {
+			record(LeaseOutcome.FAILED);
+			throw ex;
+		}
+		long now = record(LeaseOutcome.ACQUIRED);
+		this.pooled = endpoint;
+		PoolMonitor monitor = this.manager.monitor;
+		ResponseScope scope = monitor.options().reclaimAtRequestEnd() ? ResponseScope.current() : null;
+		if (scope != null || monitor.tracksLeases) {
+			Lease lease = new Lease(this, endpoint, now);
+			this.lease = lease;
+			monitor.leased(lease);
+			if (scope != null) {
+				scope.add(this);
+			}
+		}
+		return this;
+	}
+
+	/**
+	 * Lease a connection that may serve this lease: a pooled connection that holds input
+	 * no response accounts for, outlived its share of the route's time to live or is
+	 * suspect is handed back, to be closed, and another is leased in its place.
+	 */
+	private ConnectionEndpoint leaseReusable(Timeout timeout)
+			throws InterruptedException, ExecutionException, TimeoutException {
+		long timeToLiveNanos = this.manager.timeToLiveNanos(this.route);
+		while (true) {
+			ConnectionEndpoint endpoint = this.delegate.get(timeout);
+			MonitoredConnection connection = MonitoredConnection.of(endpoint);
+			if (connection == null || connection.leasable(timeToLiveNanos, this.forRetry)) {
+				this.connection = connection;
+				return endpoint;
+			}
+			this.manager.pool.release(endpoint, null, TimeValue.ZERO_MILLISECONDS);
+			this.delegate = this.manager.pool.lease(this.id, this.route, timeout, this.state);
+		}
+	}
+
+	private long record(LeaseOutcome outcome) {
+		long now = System.nanoTime();
+		if (!this.recorded) {
+			this.recorded = true;
+			if (this.admitted != null) {
+				this.admitted.inFlight.decrementAndGet();
+			}
+			this.manager.monitor.leaseEnded(this.route, now - this.start, outcome);
+		}
+		return now;
+	}
+
+	@Override
+	public boolean cancel() {
+		this.cancelled = true;
+		return this.delegate.cancel();
+	}
+
+	// ------------------------------------------------------------------ endpoint
 
 	@Override
 	public ClassicHttpResponse execute(String id, ClassicHttpRequest request, HttpRequestExecutor executor,
 			HttpContext context) throws IOException, HttpException {
-		checkLeased();
-		return received(this.pooled.execute(id, request, executor, context));
+		ConnectionEndpoint pooled = leased(context);
+		try {
+			return received(pooled.execute(id, request, executor, context));
+		}
+		catch (IOException ex) {
+			throw failed(pooled, ex, context);
+		}
 	}
 
 	@Override
 	public ClassicHttpResponse execute(String id, ClassicHttpRequest request, RequestExecutor executor,
 			HttpContext context) throws IOException, HttpException {
-		checkLeased();
-		return received(this.pooled.execute(id, request, executor, context));
+		ConnectionEndpoint pooled = leased(context);
+		try {
+			return received(pooled.execute(id, request, executor, context));
+		}
+		catch (IOException ex) {
+			throw failed(pooled, ex, context);
+		}
+	}
+
+	private ConnectionEndpoint leased(HttpContext context) {
+		if (this.forRetry && context instanceof HttpClientContext client
+				&& client.getUserToken() == MonitoredConnectionManager.RETRY) {
+			client.setUserToken(null);
+		}
+		ConnectionEndpoint pooled = this.pooled;
+		if (pooled == null || isEnded()) {
+			throw new ConnectionShutdownException();
+		}
+		return pooled;
 	}
 
 	private ClassicHttpResponse received(ClassicHttpResponse response) {
-		this.response = response;
+		if (this.lease != null) {
+			this.response = response;
+		}
 		return response;
 	}
 
-	/**
-	 * Forget the last response once the lease has ended, so that a scope holding this
-	 * endpoint until its inbound request completes does not keep the response too.
-	 */
-	void ended() {
-		this.response = null;
+	private IOException failed(ConnectionEndpoint pooled, IOException ex, HttpContext context) {
+		MonitoredConnection connection = connection(pooled);
+		if (connection != null && connection.failedBeforeResponse) {
+			context.setAttribute(FAILED_BEFORE_RESPONSE, Boolean.TRUE);
+		}
+		return ex;
 	}
 
-	private void checkLeased() {
-		if (this.lease.isEnded()) {
-			throw new ConnectionShutdownException();
+	@Nullable MonitoredConnection connection(ConnectionEndpoint pooled) {
+		MonitoredConnection connection = this.connection;
+		if (connection == null) {
+			connection = MonitoredConnection.of(pooled);
+			this.connection = connection;
 		}
+		return connection;
+	}
+
+	private boolean isEnded() {
+		Lease lease = this.lease;
+		return lease != null && lease.ended;
+	}
+
+	/**
+	 * End the lease at its release.
+	 * @return whether this call ended it, {@code false} if it was reclaimed already
+	 */
+	boolean release() {
+		Lease lease = this.lease;
+		if (lease == null) {
+			return true;
+		}
+		// a scope holding this endpoint until its inbound request completes does not keep the response
+		this.response = null;
+		return this.manager.monitor.released(lease);
 	}
 
 	@Override
 	public boolean isConnected() {
-		return !this.lease.isEnded() && this.pooled.isConnected();
+		ConnectionEndpoint pooled = this.pooled;
+		return pooled != null && !isEnded() && pooled.isConnected();
 	}
 
 	@Override
 	public void setSocketTimeout(Timeout timeout) {
-		if (!this.lease.isEnded()) {
-			this.pooled.setSocketTimeout(timeout);
+		ConnectionEndpoint pooled = this.pooled;
+		if (pooled != null && !isEnded()) {
+			pooled.setSocketTimeout(timeout);
 		}
 	}
 
 	@Override
 	public @Nullable EndpointInfo getInfo() {
-		return this.lease.isEnded() ? null : this.pooled.getInfo();
+		ConnectionEndpoint pooled = this.pooled;
+		return (pooled == null || isEnded()) ? null : pooled.getInfo();
 	}
 
 	@Override
 	public void close(CloseMode closeMode) {
-		if (!this.lease.isEnded()) {
-			this.pooled.close(closeMode);
+		ConnectionEndpoint pooled = this.pooled;
+		if (pooled != null && !isEnded()) {
+			pooled.close(closeMode);
 		}
 	}
 
 	@Override
 	public void close() throws IOException {
-		if (!this.lease.isEnded()) {
-			this.pooled.close();
+		ConnectionEndpoint pooled = this.pooled;
+		if (pooled != null && !isEnded()) {
+			pooled.close();
+		}
+	}
+
+	/**
+	 * Reclaim a lease that nobody would end: read the rest of its response if all of it
+	 * has arrived (the connection is then released as usual), else close the connection
+	 * and hand it back to the pool.
+	 */
+	void reclaim(LeaseReclaim reclaim) {
+		Lease lease = this.lease;
+		if (lease == null || lease.ended) {
+			return;
+		}
+		boolean drained = drainArrivedBody(lease);
+		if (drained || lease.closeAndRelease()) {
+			this.manager.monitor.reclaimed(lease, reclaim, drained);
 		}
 	}
 
@@ -109,9 +310,8 @@ final class LeasedEndpoint extends ConnectionEndpoint {
 	 * Read the rest of the last response's body if all of it has arrived already, without
 	 * waiting for the network: reaching its end hands the connection back to the pool
 	 * through the HTTP client, which decides as always whether it is reused.
-	 * @return whether the body was read to its end
 	 */
-	boolean drainArrivedBody() {
+	private boolean drainArrivedBody(Lease lease) {
 		ClassicHttpResponse response = this.response;
 		HttpEntity entity = (response != null) ? response.getEntity() : null;
 		if (entity == null || entity.getContentLength() < 0) {
@@ -131,7 +331,7 @@ final class LeasedEndpoint extends ConnectionEndpoint {
 				}
 				remaining -= read;
 			}
-			return content.read() < 0 && this.lease.isEnded();
+			return content.read() < 0 && lease.ended;
 		}
 		catch (IOException | RuntimeException ex) {
 			return false;
@@ -141,6 +341,67 @@ final class LeasedEndpoint extends ConnectionEndpoint {
 	@Override
 	public String toString() {
 		return "LeasedEndpoint[" + this.pooled + "]";
+	}
+
+	/**
+	 * A watched lease. It refers to the pool's endpoint, never to the endpoint the HTTP
+	 * client holds, so that the latter can become unreachable while the lease lasts.
+	 */
+	static final class Lease extends PhantomReference<LeasedEndpoint> {
+
+		static final VarHandle ENDED;
+
+		static {
+			try {
+				ENDED = MethodHandles.lookup().findVarHandle(Lease.class, "ended", boolean.class);
+			}
+			catch (ReflectiveOperationException ex) {
+				throw new ExceptionInInitializerError(ex);
+			}
+		}
+
+		final MonitoredConnectionManager manager;
+
+		final ConnectionEndpoint pooled;
+
+		final HttpRoute route;
+
+		final long leasedAtNanos;
+
+		/** The stack trace of the code that leased the connection, with leak detection. */
+		final @Nullable Throwable site;
+
+		volatile boolean reported;
+
+		volatile boolean ended;
+
+		Lease(LeasedEndpoint endpoint, ConnectionEndpoint pooled, long leasedAtNanos) {
+			super(endpoint, endpoint.manager.monitor.unreachable);
+			this.manager = endpoint.manager;
+			this.pooled = pooled;
+			this.route = endpoint.route;
+			this.leasedAtNanos = leasedAtNanos;
+			this.site = (this.manager.monitor.options().leakDetectionThreshold() != null)
+					? new PoolMonitor.LeaseSite(Thread.currentThread().getName()) : null;
+		}
+
+		/**
+		 * End the lease, close its connection and hand it back to the pool.
+		 * @return whether this call ended the lease
+		 */
+		boolean closeAndRelease() {
+			if (!this.manager.monitor.released(this)) {
+				return false;
+			}
+			try {
+				this.pooled.close(CloseMode.IMMEDIATE);
+			}
+			finally {
+				this.manager.pool.release(this.pooled, null, TimeValue.ZERO_MILLISECONDS);
+			}
+			return true;
+		}
+
 	}
 
 }

@@ -98,28 +98,16 @@ public final class ManagedPool implements HttpPool {
 		return this.serverKeepAlives;
 	}
 
-	/**
-	 * Return the client name.
-	 * @return the name
-	 */
 	@Override
 	public String name() {
 		return this.name;
 	}
 
-	/**
-	 * Return the connection manager that holds this pool's connections.
-	 * @return the connection manager
-	 */
 	@Override
 	public PoolingHttpClientConnectionManager connectionManager() {
 		return this.connectionManager;
 	}
 
-	/**
-	 * Return the HTTP client that leases connections from this pool.
-	 * @return the HTTP client
-	 */
 	@Override
 	public CloseableHttpClient httpClient() {
 		return this.httpClient;
@@ -141,13 +129,6 @@ public final class ManagedPool implements HttpPool {
 		return this.monitor;
 	}
 
-	/**
-	 * Set a detail that the health contributor and the actuator endpoint show for this
-	 * pool, such as the outcome of the last warm-up. Values should be simple: strings,
-	 * numbers, booleans, lists and maps of those.
-	 * @param key the detail's name, for instance {@code warmup}
-	 * @param value the value, or {@code null} to remove the detail
-	 */
 	@Override
 	public void setDetail(String key, @Nullable Object value) {
 		if (value != null) {
@@ -158,20 +139,11 @@ public final class ManagedPool implements HttpPool {
 		}
 	}
 
-	/**
-	 * Return the details other components contributed with
-	 * {@link #setDetail(String, Object)}.
-	 * @return a snapshot of the details, sorted by name
-	 */
 	@Override
 	public Map<String, Object> details() {
 		return Collections.unmodifiableMap(new TreeMap<>(this.details));
 	}
 
-	/**
-	 * Return the pool's figures across all routes.
-	 * @return leased, available, pending and max connections
-	 */
 	@Override
 	public PoolStats totalStats() {
 		return this.connectionManager.getTotalStats();
@@ -213,12 +185,6 @@ public final class ManagedPool implements HttpPool {
 		}
 	}
 
-	/**
-	 * Close every idle connection now and make every leased one close when it is
-	 * released, so that all later requests use new connections: for a certificate
-	 * rotation, or a DNS or blue-green cut-over. Leased connections are retired only if
-	 * the pool was created with a {@link ConnectionRetirement}.
-	 */
 	@Override
 	public void retireConnections() {
 		if (this.monitor != null) {
@@ -232,18 +198,11 @@ public final class ManagedPool implements HttpPool {
 		}
 	}
 
-	/**
-	 * Return whether the pool has been closed.
-	 * @return whether the pool is closed
-	 */
 	@Override
 	public boolean isClosed() {
 		return this.connectionManager.isClosed();
 	}
 
-	/**
-	 * Close the HTTP client and every pooled connection.
-	 */
 	@Override
 	public void close() {
 		if (this.connectionManager.isClosed()) {
@@ -251,6 +210,9 @@ public final class ManagedPool implements HttpPool {
 		}
 		if (logger.isDebugEnabled()) {
 			logger.debug("Closing HTTP connection pool '" + this.name + "' " + totalStats());
+		}
+		if (this.monitor != null) {
+			this.monitor.shutdown();
 		}
 		this.httpClient.close(CloseMode.GRACEFUL);
 		this.connectionManager.close(CloseMode.GRACEFUL);
@@ -269,11 +231,6 @@ public final class ManagedPool implements HttpPool {
 	 */
 	public record Eviction(Duration interval, Duration idleTimeout) {
 
-		/**
-		 * Create a new instance.
-		 * @param interval how often the pool is checked
-		 * @param idleTimeout idle time after which a connection is closed
-		 */
 		public Eviction {
 			Assert.isTrue(isPositive(interval), "'interval' must be positive");
 			Assert.isTrue(isPositive(idleTimeout), "'idleTimeout' must be positive");

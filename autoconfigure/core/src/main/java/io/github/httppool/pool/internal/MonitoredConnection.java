@@ -1,6 +1,7 @@
 package io.github.httppool.pool.internal;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.net.Socket;
 import java.net.SocketAddress;
 import java.util.Locale;
@@ -9,6 +10,9 @@ import java.util.concurrent.ThreadLocalRandom;
 import javax.net.ssl.SSLSession;
 import javax.net.ssl.SSLSocket;
 
+import org.apache.hc.client5.http.impl.io.DefaultHttpResponseParserFactory;
+import org.apache.hc.client5.http.impl.io.ManagedHttpClientConnectionFactory;
+import org.apache.hc.client5.http.io.ConnectionEndpoint;
 import org.apache.hc.client5.http.io.ManagedHttpClientConnection;
 import org.apache.hc.core5.http.ClassicHttpRequest;
 import org.apache.hc.core5.http.ClassicHttpResponse;
@@ -16,10 +20,16 @@ import org.apache.hc.core5.http.EndpointDetails;
 import org.apache.hc.core5.http.Header;
 import org.apache.hc.core5.http.HttpException;
 import org.apache.hc.core5.http.HttpHeaders;
+import org.apache.hc.core5.http.message.BasicClassicHttpRequest;
 import org.apache.hc.core5.http.ProtocolVersion;
+import org.apache.hc.core5.http.config.Http1Config;
+import org.apache.hc.core5.http.io.HttpClientConnection;
+import org.apache.hc.core5.http.io.HttpMessageParser;
+import org.apache.hc.core5.http.io.HttpMessageParserFactory;
+import org.apache.hc.core5.http.io.SessionInputBuffer;
+import org.apache.hc.core5.http.protocol.HttpContext;
 import org.apache.hc.core5.io.CloseMode;
 import org.apache.hc.core5.util.Identifiable;
-import org.apache.hc.core5.util.TimeValue;
 import org.apache.hc.core5.util.Timeout;
 import org.jspecify.annotations.Nullable;
 
@@ -32,15 +42,16 @@ import org.jspecify.annotations.Nullable;
  * sent beyond its response would otherwise be read by the next caller as the answer to
  * its own request. It checks, without blocking, HttpClient's read-ahead buffer, the TLS
  * layer's decrypted buffer and the socket, when it is released (it then reports itself
- * inconsistent, so the pool closes it) and when it is leased again (the connection
- * manager then hands it back to be closed and leases another). Likewise it is not
+ * inconsistent, so the pool closes it) and when it is leased again (the lease then hands
+ * it back to be closed and leases another). Likewise it is not
  * reused once it has outlived its share of the route's time to live: each connection
  * draws a share between {@value PoolMonitor#LIFETIME_SPREAD_PERCENT}% less than the time to
  * live and all of it, so that connections opened together are renewed at different
  * times.
  * <p>
  * State flags are written by the thread that holds the connection (the pool hands it
- * over under its lock) and read when it is closed.
+ * over under its lock) and read when it is closed. Nothing passes through thread-locals:
+ * a lease finds the connection through the pool's endpoint.
  */
 final class MonitoredConnection implements ManagedHttpClientConnection, Identifiable {
 
@@ -48,7 +59,7 @@ final class MonitoredConnection implements ManagedHttpClientConnection, Identifi
 
 	private final ManagedHttpClientConnection delegate;
 
-	private final @Nullable InputBufferProbe inputBuffer;
+	private final InputBufferProbe inputBuffer;
 
 	private volatile @Nullable Socket tlsBaseSocket;
 
@@ -61,7 +72,10 @@ final class MonitoredConnection implements ManagedHttpClientConnection, Identifi
 	/** Keep-alive granted at the last release, -1 if unknown or unlimited. */
 	volatile long keepAliveNanos = -1;
 
-	private boolean established;
+	/** The time to live of its route at the last lease, -1 if none. */
+	volatile long timeToLiveNanos = -1;
+
+	private volatile boolean established;
 
 	private boolean closeCounted;
 
@@ -70,6 +84,8 @@ final class MonitoredConnection implements ManagedHttpClientConnection, Identifi
 	volatile boolean stale;
 
 	volatile boolean error;
+
+	volatile boolean failedBeforeResponse;
 
 	volatile boolean serverClose;
 
@@ -85,11 +101,45 @@ final class MonitoredConnection implements ManagedHttpClientConnection, Identifi
 	/** The address this connection is connected to, as the pool's balancer knows it. */
 	volatile AddressBalancer.@Nullable Address address;
 
-	MonitoredConnection(PoolMonitor monitor, ManagedHttpClientConnection delegate,
-			@Nullable InputBufferProbe inputBuffer) {
+	private MonitoredConnection(PoolMonitor monitor, ManagedHttpClientConnection delegate,
+			InputBufferProbe inputBuffer) {
 		this.monitor = monitor;
 		this.delegate = delegate;
 		this.inputBuffer = inputBuffer;
+	}
+
+	/**
+	 * Create a connection of HttpClient's with an {@link InputBufferProbe} as its
+	 * response parser, and monitor it.
+	 */
+	static MonitoredConnection create(PoolMonitor monitor, @Nullable SSLSocket sslSocket, @Nullable Socket socket)
+			throws IOException {
+		InputBufferProbe probe = new InputBufferProbe();
+		ManagedHttpClientConnectionFactory factory = ManagedHttpClientConnectionFactory.builder()
+			.responseParserFactory(probe)
+			.build();
+		ManagedHttpClientConnection connection = (sslSocket != null) ? factory.createConnection(sslSocket, socket)
+				: factory.createConnection(socket);
+		return new MonitoredConnection(monitor, connection, probe);
+	}
+
+	/**
+	 * Return the monitored connection of an endpoint of the pool, {@code null} if the
+	 * endpoint has no open connection. The endpoint hands its connection to a request
+	 * executor that sends nothing, the one way every supported HttpClient version offers.
+	 */
+	static @Nullable MonitoredConnection of(ConnectionEndpoint endpoint) {
+		if (!endpoint.isConnected()) {
+			return null;
+		}
+		Lookup lookup = new Lookup();
+		try {
+			endpoint.execute(Lookup.ID, Lookup.REQUEST, lookup, null);
+		}
+		catch (IOException | HttpException | RuntimeException ex) {
+			return null;
+		}
+		return lookup.connection;
 	}
 
 	// ------------------------------------------------------------------ lifecycle hooks
@@ -99,7 +149,10 @@ final class MonitoredConnection implements ManagedHttpClientConnection, Identifi
 		this.delegate.bind(socket);
 		if (!socket.isConnected()) {
 			this.connectStartNanos = System.nanoTime();
-			this.monitor.connectAttempt();
+			AddressBalancer addresses = this.monitor.addresses();
+			if (addresses != null) {
+				addresses.connectAttempt();
+			}
 		}
 		else {
 			established();
@@ -110,9 +163,8 @@ final class MonitoredConnection implements ManagedHttpClientConnection, Identifi
 	public void bind(SSLSocket sslSocket, Socket socket) throws IOException {
 		this.delegate.bind(sslSocket, socket);
 		this.tlsBaseSocket = socket;
-		long now = System.nanoTime();
 		if (this.established) {
-			this.monitor.tlsHandshakeCompleted(now - this.connectedAtNanos);
+			this.monitor.tlsHandshakeCompleted(System.nanoTime() - this.connectedAtNanos);
 		}
 		else {
 			established();
@@ -135,17 +187,17 @@ final class MonitoredConnection implements ManagedHttpClientConnection, Identifi
 		this.error = false;
 		this.serverClose = false;
 		this.discardReason = null;
-		this.lifetimeShare = 1.0 - ThreadLocalRandom.current().nextDouble() * PoolMonitor.LIFETIME_SPREAD;
+		this.lifetimeShare = 1.0 - ThreadLocalRandom.current().nextDouble() * PoolMonitor.LIFETIME_SPREAD_PERCENT / 100;
+		AddressBalancer addresses = this.monitor.addresses();
 		Socket socket = this.delegate.getSocket();
-		this.monitor.established(this, (socket != null) ? socket.getInetAddress() : null);
+		if (addresses != null && socket != null && socket.getInetAddress() != null) {
+			addresses.established(this, socket.getInetAddress());
+		}
 		this.monitor.connectionCreated((this.connectStartNanos >= 0) ? now - this.connectStartNanos : -1);
 	}
 
 	@Override
 	public void passivate() {
-		TimeValue keepAlive = PoolMonitor.threadState.get().releaseKeepAlive;
-		this.keepAliveNanos = (keepAlive != null && keepAlive.getDuration() > 0)
-				? keepAlive.getTimeUnit().toNanos(keepAlive.getDuration()) : -1;
 		this.idleSinceNanos = System.nanoTime();
 		this.idle = true;
 		this.delegate.passivate();
@@ -154,16 +206,29 @@ final class MonitoredConnection implements ManagedHttpClientConnection, Identifi
 	@Override
 	public void activate() {
 		this.idle = false;
-		PoolMonitor.ThreadState thread = PoolMonitor.threadState.get();
-		CloseReason discard = (this.discardReason != null) ? this.discardReason
-				: hasUnreadInput() ? CloseReason.UNREAD_INPUT
-						: outlived(thread.leaseTimeToLiveNanos) ? CloseReason.TTL
-								: isSuspect(thread) ? CloseReason.STALE : null;
-		if (discard != null) {
-			this.discardReason = discard;
-			thread.leasedToDiscard = true;
-		}
 		this.delegate.activate();
+	}
+
+	/**
+	 * Return whether the connection may serve a lease: a new one may; a pooled one may
+	 * not once it is being retired, holds unread input, outlived its share of the time to
+	 * live or is suspect, and then keeps the reason it is closed for.
+	 * @param timeToLiveNanos the time to live of the route, -1 for none
+	 * @param forRetry whether the lease is for the retry of a request that failed before
+	 * its response
+	 */
+	boolean leasable(long timeToLiveNanos, boolean forRetry) {
+		this.timeToLiveNanos = timeToLiveNanos;
+		CloseReason discard = this.discardReason;
+		if (discard == null && this.established) {
+			discard = hasUnreadInput() ? CloseReason.UNREAD_INPUT
+					: outlived(timeToLiveNanos) ? CloseReason.TTL : isSuspect(forRetry) ? CloseReason.STALE : null;
+		}
+		if (discard == null) {
+			return true;
+		}
+		this.discardReason = discard;
+		return false;
 	}
 
 	/**
@@ -174,8 +239,8 @@ final class MonitoredConnection implements ManagedHttpClientConnection, Identifi
 	 * connection that was idle when another connection to its host failed that way, and
 	 * discard it if found closed.
 	 */
-	private boolean isSuspect(PoolMonitor.ThreadState thread) {
-		if (thread.leaseForRetry) {
+	private boolean isSuspect(boolean forRetry) {
+		if (forRetry) {
 			return true;
 		}
 		AddressBalancer.Address address = this.address;
@@ -209,9 +274,6 @@ final class MonitoredConnection implements ManagedHttpClientConnection, Identifi
 		return true;
 	}
 
-	/**
-	 * Return whether the connection has outlived its share of the given time to live.
-	 */
 	private boolean outlived(long timeToLiveNanos) {
 		return timeToLiveNanos > 0
 				&& System.nanoTime() - this.connectedAtNanos >= (long) (timeToLiveNanos * this.lifetimeShare);
@@ -223,8 +285,8 @@ final class MonitoredConnection implements ManagedHttpClientConnection, Identifi
 	 * blocks.
 	 */
 	boolean hasUnreadInput() {
-		InputBufferProbe inputBuffer = this.inputBuffer;
-		if (inputBuffer != null && inputBuffer.bufferedBytes() > 0) {
+		SessionInputBuffer buffer = this.inputBuffer.buffer;
+		if (buffer != null && buffer.length() > 0) {
 			return true;
 		}
 		try {
@@ -238,8 +300,8 @@ final class MonitoredConnection implements ManagedHttpClientConnection, Identifi
 			// Before its first response a TLS connection may hold the server's post-handshake
 			// messages (session tickets), which the first read consumes: not a response.
 			Socket tlsBaseSocket = this.tlsBaseSocket;
-			return tlsBaseSocket != null && tlsBaseSocket != socket && inputBuffer != null
-					&& inputBuffer.hasReadResponse() && tlsBaseSocket.getInputStream().available() > 0;
+			return tlsBaseSocket != null && tlsBaseSocket != socket && buffer != null
+					&& tlsBaseSocket.getInputStream().available() > 0;
 		}
 		catch (IOException ex) {
 			return true;
@@ -281,19 +343,19 @@ final class MonitoredConnection implements ManagedHttpClientConnection, Identifi
 			this.closeCounted = true;
 			this.established = false;
 		}
-		this.monitor.connectionClosed(this.monitor.closeReason(this, System.nanoTime()));
-		this.monitor.closed(this);
+		this.monitor.connectionClosed(this);
 	}
 
 	/**
 	 * Note an I/O failure of an exchange before any byte of the response arrived: the
 	 * request may be retried on a connection checked just now or a new one, and the host's
-	 * other idle connections become suspect. Typically a reused connection that the server closed (a restart, a
-	 * reload); a new connection that a dying server reset is handled alike.
+	 * other idle connections become suspect. Typically a reused connection that the server
+	 * closed (a restart, a reload); a new connection that a dying server reset is handled
+	 * alike.
 	 */
 	private void failedBeforeResponse() {
 		this.error = true;
-		PoolMonitor.threadState.get().connectionFailedBeforeResponse = true;
+		this.failedBeforeResponse = true;
 		AddressBalancer.Address address = this.address;
 		if (address != null) {
 			address.host.suspectSinceNanos = System.nanoTime();
@@ -449,6 +511,53 @@ final class MonitoredConnection implements ManagedHttpClientConnection, Identifi
 	@Override
 	public String toString() {
 		return this.delegate.toString();
+	}
+
+	/**
+	 * The response parser of one connection, which remembers the connection's input buffer
+	 * so that bytes left in it after an exchange can be seen without reading the socket.
+	 * HttpClient reads ahead into that buffer, so bytes a server sent beyond its response
+	 * usually wait there, where neither the socket nor HttpClient's staleness check sees
+	 * them.
+	 */
+	static final class InputBufferProbe
+			implements HttpMessageParserFactory<ClassicHttpResponse>, HttpMessageParser<ClassicHttpResponse> {
+
+		private @Nullable HttpMessageParser<ClassicHttpResponse> parser;
+
+		/** The connection's buffer, once it parsed a response. */
+		volatile @Nullable SessionInputBuffer buffer;
+
+		@Override
+		public HttpMessageParser<ClassicHttpResponse> create(@Nullable Http1Config config) {
+			this.parser = DefaultHttpResponseParserFactory.INSTANCE.create(config);
+			return this;
+		}
+
+		@Override
+		public ClassicHttpResponse parse(SessionInputBuffer buffer, InputStream inputStream)
+				throws IOException, HttpException {
+			this.buffer = buffer;
+			return this.parser.parse(buffer, inputStream);
+		}
+
+	}
+
+	private static final class Lookup implements ConnectionEndpoint.RequestExecutor {
+
+		static final String ID = "connection-lookup";
+
+		static final ClassicHttpRequest REQUEST = new BasicClassicHttpRequest("OPTIONS", "*");
+
+		@Nullable MonitoredConnection connection;
+
+		@Override
+		public @Nullable ClassicHttpResponse execute(ClassicHttpRequest request, HttpClientConnection connection,
+				@Nullable HttpContext context) {
+			this.connection = (connection instanceof MonitoredConnection monitored) ? monitored : null;
+			return null;
+		}
+
 	}
 
 }

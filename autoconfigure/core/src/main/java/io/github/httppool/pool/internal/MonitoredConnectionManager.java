@@ -1,17 +1,20 @@
 package io.github.httppool.pool.internal;
 
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.util.Set;
-import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
 
 import io.github.httppool.pool.HttpPoolExhaustedException;
 import org.apache.hc.client5.http.HttpRoute;
+import org.apache.hc.client5.http.classic.ExecChainHandler;
+import org.apache.hc.client5.http.impl.classic.RequestFailedException;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
 import org.apache.hc.client5.http.io.ConnectionEndpoint;
 import org.apache.hc.client5.http.io.HttpClientConnectionManager;
 import org.apache.hc.client5.http.io.LeaseRequest;
+import org.apache.hc.core5.http.ConnectionRequestTimeoutException;
 import org.apache.hc.core5.http.protocol.HttpContext;
 import org.apache.hc.core5.io.CloseMode;
 import org.apache.hc.core5.pool.ConnPoolControl;
@@ -22,69 +25,162 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The connection manager an HTTP client of a monitored pool leases from. It delegates
- * everything to the pool and, on the way, times every lease (queued or not), remembers
- * leased connections (for leak detection), reports failed connects and
- * hands the keep-alive of a released connection to the connection.
+ * everything to the pool and, on the way, times every lease (queued or not), turns away
+ * callers the {@link PendingLeaseLimiter} does not admit, remembers leased connections
+ * (for leak detection and reclaim), reports failed connects and hands the keep-alive of a
+ * released connection to the connection.
  * <p>
  * Closing it closes the pool; the starter's clients never do, since they treat the
  * manager as shared.
+ *
+ * @since 0.1.0
  */
-final class MonitoredConnectionManager implements HttpClientConnectionManager, ConnPoolControl<HttpRoute> {
+public final class MonitoredConnectionManager implements HttpClientConnectionManager, ConnPoolControl<HttpRoute> {
 
-	private final PoolMonitor monitor;
+	/**
+	 * The user token the retry strategy puts in a call's context for the retry's lease,
+	 * which HttpClient hands to {@link #lease}: that lease reuses no pooled connection.
+	 */
+	static final Object RETRY = new Object() {
 
-	private final PoolingHttpClientConnectionManager pool;
+		@Override
+		public String toString() {
+			return "http-pool-retry";
+		}
 
-	MonitoredConnectionManager(PoolMonitor monitor, PoolingHttpClientConnectionManager pool) {
+	};
+
+	final PoolMonitor monitor;
+
+	final PoolingHttpClientConnectionManager pool;
+
+	private final Function<HttpRoute, TimeValue> timeToLive;
+
+	private final @Nullable PendingLeaseLimiter limiter;
+
+	/**
+	 * Create a manager over a pool.
+	 * @param monitor the monitor of the pool
+	 * @param pool the pool
+	 * @param timeToLive the time to live of a route, negative for none: every connection
+	 * lives its own share of it (up to {@value PoolMonitor#LIFETIME_SPREAD_PERCENT}% less),
+	 * so that connections opened together are not all renewed at once
+	 * @param limiter what bounds the callers waiting for a connection to one route, or
+	 * {@code null} for no bound
+	 */
+	public MonitoredConnectionManager(PoolMonitor monitor, PoolingHttpClientConnectionManager pool,
+			Function<HttpRoute, TimeValue> timeToLive, @Nullable PendingLeaseLimiter limiter) {
 		this.monitor = monitor;
 		this.pool = pool;
+		this.timeToLive = timeToLive;
+		this.limiter = limiter;
+		if (limiter != null) {
+			monitor.addListener(limiter);
+		}
+	}
+
+	/**
+	 * Return the exec chain handler, for a place before HttpClient's {@code CONNECT} step
+	 * (which leases the connection), that replaces HttpClient's
+	 * {@code Timeout deadline: ...} pool timeout with an {@link HttpPoolExhaustedException}
+	 * that says what happened and what to change, and HttpClient's bare
+	 * {@code Request aborted} for an interrupted caller with an
+	 * {@link InterruptedIOException} that says so. A caller the limiter turned away gets
+	 * the limiter's exception.
+	 * @return the handler
+	 */
+	public ExecChainHandler exhaustionHandler() {
+		return (request, scope, chain) -> {
+			long start = System.nanoTime();
+			try {
+				return chain.proceed(request, scope);
+			}
+			catch (ConnectionRequestTimeoutException ex) {
+				if (ex instanceof HttpPoolExhaustedException) {
+					throw ex;
+				}
+				throw this.monitor.exhausted(this, scope.route, System.nanoTime() - start, ex);
+			}
+			catch (RequestFailedException ex) {
+				if (ex.getCause() instanceof HttpPoolExhaustedException rejected) {
+					throw rejected;
+				}
+				if (ex.getCause() instanceof InterruptedException interrupted) {
+					InterruptedIOException failure = new InterruptedIOException(
+							"Call abandoned: " + interrupted.getMessage());
+					failure.initCause(ex);
+					throw failure;
+				}
+				throw ex;
+			}
+		};
+	}
+
+	long timeToLiveNanos(HttpRoute route) {
+		TimeValue value = this.timeToLive.apply(route);
+		return (value != null && value.getDuration() > 0) ? value.getTimeUnit().toNanos(value.getDuration()) : -1;
 	}
 
 	@Override
 	public LeaseRequest lease(String id, HttpRoute route, Timeout requestTimeout, @Nullable Object state) {
-		reclaimUnreachable();
+		this.monitor.reclaimUnreachable();
 		long start = System.nanoTime();
-		PendingLeaseLimiter limiter = this.monitor.pendingLeaseLimiter();
+		boolean forRetry = state == RETRY;
+		Object poolState = forRetry ? null : state;
 		PendingLeaseLimiter.RouteLeases admitted = null;
-		if (limiter != null) {
-			admitted = limiter.enter(route);
+		if (this.limiter != null) {
+			admitted = this.limiter.enter(route);
 			if (admitted == null) {
 				this.monitor.leaseEnded(route, System.nanoTime() - start, LeaseOutcome.REJECTED);
-				return new RejectedLeaseRequest(limiter.rejected(route));
+				HttpPoolExhaustedException rejected = this.limiter.rejected(route);
+				return new LeaseRequest() {
+
+					@Override
+					public ConnectionEndpoint get(Timeout timeout) throws ExecutionException {
+						throw new ExecutionException(rejected);
+					}
+
+					@Override
+					public boolean cancel() {
+						return false;
+					}
+
+				};
 			}
 		}
 		LeaseRequest request;
 		try {
-			request = this.pool.lease(id, route, requestTimeout, state);
+			request = this.pool.lease(id, route, requestTimeout, poolState);
 		}
 		catch (RuntimeException ex) {
 			if (admitted != null) {
-				PendingLeaseLimiter.leave(admitted);
+				admitted.inFlight.decrementAndGet();
 			}
 			this.monitor.leaseEnded(route, System.nanoTime() - start, LeaseOutcome.FAILED);
 			throw ex;
 		}
-		return new MonitoredLeaseRequest(request, id, route, state, start, admitted);
+		return new LeasedEndpoint(this, request, id, route, poolState, start, admitted, forRetry);
 	}
 
 	@Override
 	public void release(ConnectionEndpoint endpoint, @Nullable Object state, @Nullable TimeValue keepAlive) {
 		ConnectionEndpoint pooled = endpoint;
+		MonitoredConnection connection;
 		if (endpoint instanceof LeasedEndpoint leased) {
-			if (!this.monitor.released(leased.lease)) {
+			if (!leased.release()) {
 				return;
 			}
-			leased.ended();
 			pooled = leased.pooled;
+			connection = (pooled != null) ? leased.connection(pooled) : null;
 		}
-		PoolMonitor.ThreadState thread = PoolMonitor.threadState.get();
-		thread.releaseKeepAlive = keepAlive;
-		try {
-			this.pool.release(pooled, state, keepAlive);
+		else {
+			connection = MonitoredConnection.of(endpoint);
 		}
-		finally {
-			thread.releaseKeepAlive = null;
+		if (connection != null) {
+			connection.keepAliveNanos = (keepAlive != null && keepAlive.getDuration() > 0)
+					? keepAlive.getTimeUnit().toNanos(keepAlive.getDuration()) : -1;
 		}
+		this.pool.release(pooled, (state != RETRY) ? state : null, keepAlive);
 	}
 
 	@Override
@@ -97,11 +193,14 @@ final class MonitoredConnectionManager implements HttpClientConnectionManager, C
 		}
 		catch (IOException | RuntimeException ex) {
 			this.monitor.connectFailed();
-			PoolMonitor.threadState.get().connectFailed = true;
+			context.setAttribute(LeasedEndpoint.CONNECT_FAILED, Boolean.TRUE);
 			throw ex;
 		}
 		finally {
-			this.monitor.connectEnded(failed);
+			AddressBalancer addresses = this.monitor.addresses();
+			if (addresses != null) {
+				addresses.connectEnded(failed);
+			}
 		}
 	}
 
@@ -111,63 +210,20 @@ final class MonitoredConnectionManager implements HttpClientConnectionManager, C
 	}
 
 	private static ConnectionEndpoint pooled(ConnectionEndpoint endpoint) {
-		return (endpoint instanceof LeasedEndpoint leased) ? leased.pooled : endpoint;
-	}
-
-	/**
-	 * Reclaim a lease that nobody would end: read the rest of its response if all of it
-	 * has arrived (the connection is then released as usual), else close the connection
-	 * and hand it back to the pool.
-	 * @param endpoint the endpoint the HTTP client holds
-	 * @param reclaim how the lease was found
-	 */
-	void reclaim(LeasedEndpoint endpoint, LeaseReclaim reclaim) {
-		if (endpoint.lease.isEnded()) {
-			return;
-		}
-		boolean drained = endpoint.drainArrivedBody();
-		if (drained || closeAndRelease(endpoint.lease)) {
-			this.monitor.reclaimed(endpoint.lease, reclaim, drained);
-		}
-	}
-
-	/**
-	 * Reclaim the leases whose endpoints the garbage collector found unreachable since
-	 * the last call: their connections are closed and handed back to the pool.
-	 */
-	void reclaimUnreachable() {
-		LeaseTracker.Lease lease;
-		while ((lease = this.monitor.pollUnreachable()) != null) {
-			if (closeAndRelease(lease)) {
-				this.monitor.reclaimed(lease, LeaseReclaim.UNREACHABLE, false);
-			}
-		}
-	}
-
-	private boolean closeAndRelease(LeaseTracker.Lease lease) {
-		if (!this.monitor.released(lease)) {
-			return false;
-		}
-		try {
-			lease.pooled.close(CloseMode.IMMEDIATE);
-		}
-		finally {
-			this.pool.release(lease.pooled, null, TimeValue.ZERO_MILLISECONDS);
-		}
-		return true;
+		return (endpoint instanceof LeasedEndpoint leased && leased.pooled != null) ? leased.pooled : endpoint;
 	}
 
 	@Override
 	public void close(CloseMode closeMode) {
+		this.monitor.shutdown();
 		this.pool.close(closeMode);
 	}
 
 	@Override
 	public void close() {
+		this.monitor.shutdown();
 		this.pool.close();
 	}
-
-	// ------------------------------------------------------------------ ConnPoolControl
 
 	@Override
 	public PoolStats getTotalStats() {
@@ -227,158 +283,6 @@ final class MonitoredConnectionManager implements HttpClientConnectionManager, C
 	@Override
 	public String toString() {
 		return "MonitoredConnectionManager[" + this.monitor.name() + "]";
-	}
-
-	/**
-	 * Times the wait for the leased connection and remembers the lease. A pooled
-	 * connection that holds input no response accounts for, or that outlived its share of
-	 * the time to live, is handed back, to be closed, and another is leased in its place.
-	 */
-	private final class MonitoredLeaseRequest implements LeaseRequest {
-
-		private volatile LeaseRequest delegate;
-
-		private final String id;
-
-		private final HttpRoute route;
-
-		private final @Nullable Object state;
-
-		private final long start;
-
-		private final PendingLeaseLimiter.@Nullable RouteLeases admitted;
-
-		private boolean recorded;
-
-		private volatile boolean cancelled;
-
-		MonitoredLeaseRequest(LeaseRequest delegate, String id, HttpRoute route, @Nullable Object state, long start,
-				PendingLeaseLimiter.@Nullable RouteLeases admitted) {
-			this.delegate = delegate;
-			this.id = id;
-			this.route = route;
-			this.state = state;
-			this.start = start;
-			this.admitted = admitted;
-		}
-
-		@Override
-		public ConnectionEndpoint get(Timeout timeout)
-				throws InterruptedException, ExecutionException, TimeoutException {
-			ConnectionEndpoint endpoint;
-			PoolMonitor.ThreadState thread = PoolMonitor.threadState.get();
-			thread.validatingLease = true;
-			try {
-				endpoint = leaseReusable(thread, timeout);
-			}
-			catch (TimeoutException ex) {
-				record(LeaseOutcome.TIMEOUT);
-				throw ex;
-			}
-			catch (CancellationException ex) {
-				record(LeaseOutcome.FAILED);
-				if (this.cancelled) {
-					throw ex;
-				}
-				// The pool cancels the lease of a thread that is interrupted while it waits.
-				Thread.currentThread().interrupt();
-				InterruptedException interrupted = new InterruptedException(
-						"the calling thread was interrupted while leasing a connection to "
-								+ PoolMonitor.routeName(this.route));
-				interrupted.initCause(ex);
-				throw interrupted;
-			}
-			catch (InterruptedException | ExecutionException | RuntimeException ex) {
-				record(LeaseOutcome.FAILED);
-				throw ex;
-			}
-			finally {
-				thread.validatingLease = false;
-			}
-			if (this.recorded) {
-				return endpoint;
-			}
-			long now = record(LeaseOutcome.ACQUIRED);
-			ResponseScope scope = MonitoredConnectionManager.this.monitor.options().reclaimAtRequestEnd()
-					? thread.responseScope : null;
-			LeaseTracker leases = MonitoredConnectionManager.this.monitor.leaseTracker();
-			if (scope == null && !leases.tracks()) {
-				return endpoint;
-			}
-			LeasedEndpoint leased = new LeasedEndpoint(MonitoredConnectionManager.this, leases, endpoint, this.route,
-					now);
-			if (scope != null) {
-				scope.add(leased);
-			}
-			return leased;
-		}
-
-		private ConnectionEndpoint leaseReusable(PoolMonitor.ThreadState thread, Timeout timeout)
-				throws InterruptedException, ExecutionException, TimeoutException {
-			PoolingHttpClientConnectionManager pool = MonitoredConnectionManager.this.pool;
-			thread.leaseTimeToLiveNanos = MonitoredConnectionManager.this.monitor.timeToLiveNanos(this.route);
-			thread.connectionFailedBeforeResponse = false;
-			thread.connectFailed = false;
-			try {
-				while (true) {
-					thread.leasedToDiscard = false;
-					ConnectionEndpoint endpoint = this.delegate.get(timeout);
-					if (!thread.leasedToDiscard) {
-						return endpoint;
-					}
-					thread.leasedToDiscard = false;
-					pool.release(endpoint, null, TimeValue.ZERO_MILLISECONDS);
-					this.delegate = pool.lease(this.id, this.route, timeout, this.state);
-				}
-			}
-			finally {
-				thread.leaseTimeToLiveNanos = -1;
-				thread.leaseForRetry = false;
-			}
-		}
-
-		private long record(LeaseOutcome outcome) {
-			long now = System.nanoTime();
-			if (!this.recorded) {
-				this.recorded = true;
-				if (this.admitted != null) {
-					PendingLeaseLimiter.leave(this.admitted);
-				}
-				MonitoredConnectionManager.this.monitor.leaseEnded(this.route, now - this.start, outcome);
-			}
-			return now;
-		}
-
-		@Override
-		public boolean cancel() {
-			this.cancelled = true;
-			return this.delegate.cancel();
-		}
-
-	}
-
-	/**
-	 * The lease of a caller turned away by the {@link PendingLeaseLimiter}: it fails at
-	 * once, and HttpClient hands the exception to the {@link PoolExhaustionHandler}.
-	 */
-	private static final class RejectedLeaseRequest implements LeaseRequest {
-
-		private final HttpPoolExhaustedException failure;
-
-		RejectedLeaseRequest(HttpPoolExhaustedException failure) {
-			this.failure = failure;
-		}
-
-		@Override
-		public ConnectionEndpoint get(Timeout timeout) throws ExecutionException {
-			throw new ExecutionException(this.failure);
-		}
-
-		@Override
-		public boolean cancel() {
-			return false;
-		}
-
 	}
 
 }

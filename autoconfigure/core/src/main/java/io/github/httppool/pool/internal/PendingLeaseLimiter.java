@@ -66,14 +66,13 @@ public final class PendingLeaseLimiter implements PoolListener {
 
 	/**
 	 * Admit a caller that is about to lease a connection to a route, or turn it away.
-	 * An admitted caller must be {@link #leave(RouteLeases) released} once its lease ends.
-	 * @param route the route
-	 * @return the route's count to release, or {@code null} if the caller is turned away
+	 * An admitted caller decrements the route's count once its lease ends.
+	 * @return the route's count, or {@code null} if the caller is turned away
 	 */
 	@Nullable RouteLeases enter(HttpRoute route) {
 		RouteLeases leases = this.routes.get(route);
 		if (leases == null) {
-			leases = this.routes.computeIfAbsent(route, this::newRouteLeases);
+			leases = this.routes.computeIfAbsent(route, (key) -> new RouteLeases(this.limits.applyAsInt(key)));
 		}
 		int inFlight = leases.inFlight.incrementAndGet();
 		if (leases.limit >= 0 && inFlight > leases.limit && this.pool.getStats(route).getPending() >= leases.limit) {
@@ -83,32 +82,6 @@ public final class PendingLeaseLimiter implements PoolListener {
 		return leases;
 	}
 
-	private RouteLeases newRouteLeases(HttpRoute route) {
-		return new RouteLeases(this.limits.applyAsInt(route));
-	}
-
-	/**
-	 * Release a caller admitted by {@link #enter(HttpRoute)}.
-	 * @param leases what {@code enter} returned
-	 */
-	static void leave(RouteLeases leases) {
-		leases.inFlight.decrementAndGet();
-	}
-
-	/**
-	 * Return the limit of a route.
-	 * @param route the route
-	 * @return the limit, {@link #UNBOUNDED} for none
-	 */
-	public int limit(HttpRoute route) {
-		return this.limits.applyAsInt(route);
-	}
-
-	/**
-	 * Build the exception for a caller turned away.
-	 * @param route the route
-	 * @return the exception
-	 */
 	HttpPoolExhaustedException rejected(HttpRoute route) {
 		int limit = this.limits.applyAsInt(route);
 		String property = this.limitProperty.apply(route);
@@ -129,17 +102,7 @@ public final class PendingLeaseLimiter implements PoolListener {
 			.removeIf((entry) -> !retained.contains(entry.getKey()) && entry.getValue().inFlight.get() == 0);
 	}
 
-	/**
-	 * Return the number of routes the limiter keeps a count for.
-	 * @return the number of routes
-	 */
-	int trackedRoutes() {
-		return this.routes.size();
-	}
-
-	/**
-	 * The callers of one route between the start and the end of their lease.
-	 */
+	/** The callers of one route between the start and the end of their lease. */
 	static final class RouteLeases {
 
 		final int limit;

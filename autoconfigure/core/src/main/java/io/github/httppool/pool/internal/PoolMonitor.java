@@ -1,99 +1,118 @@
 package io.github.httppool.pool.internal;
 
+import java.io.IOException;
+import java.lang.ref.ReferenceQueue;
+import java.net.Socket;
 import java.time.Duration;
-import java.util.Collection;
+import java.util.Arrays;
 import java.util.Collections;
+import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
-import java.util.function.Function;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
+
+import javax.net.ssl.SSLSocket;
 
 import io.github.httppool.pool.HttpPoolExhaustedException;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.apache.hc.client5.http.HttpRoute;
-import org.apache.hc.client5.http.classic.ExecChainHandler;
-import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
-import org.apache.hc.client5.http.io.ConnectionEndpoint;
-import org.apache.hc.client5.http.io.HttpClientConnectionManager;
 import org.apache.hc.client5.http.io.ManagedHttpClientConnection;
 import org.apache.hc.core5.http.ConnectionRequestTimeoutException;
+import org.apache.hc.core5.http.HttpHost;
 import org.apache.hc.core5.http.io.HttpConnectionFactory;
-import org.apache.hc.core5.util.TimeValue;
+import org.apache.hc.core5.pool.PoolStats;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.util.Assert;
 
 /**
- * The observability hub of one pool. It decorates the pool's connection factory (to
- * count and time new connections and learn why they close) and the connection manager
- * the HTTP client leases from (to time every lease, track leased connections for leak
- * detection, and turn a pool timeout into an
- * {@link HttpPoolExhaustedException}), keeps running totals, and hands every event to
- * the registered {@link PoolListener listeners}, such as the Micrometer binder. It needs
- * no Micrometer. The totals ({@link PoolCounters}), the tracking of leased connections
- * ({@link LeaseTracker}), the classification of closes ({@link CloseReasonClassifier})
- * and the exhaustion message ({@link PoolExhaustionMessage}) each have their own class.
- * <p>
- * Wiring, in this order: {@link #connectionFactory()} into the
- * connection manager builder, {@link #connectionManager(PoolingHttpClientConnectionManager)}
- * and {@link #exhaustionHandler()} into the HTTP client builder.
+ * The observability hub of one pool: it makes the pool's connections (which count and
+ * time themselves and learn why they close), keeps running totals, tracks leased
+ * connections for leak detection and reclaim, and hands every event to the registered
+ * {@link PoolListener listeners}, such as the Micrometer binder. It needs no Micrometer.
+ * The {@link MonitoredConnectionManager} made over the pool reports its leases here.
  *
  * @since 0.1.0
  */
 public final class PoolMonitor {
 
-	private static final PoolListener[] NO_LISTENERS = {};
-
-	/**
-	 * How much shorter than the time to live a connection may live, in per cent.
-	 */
 	static final int LIFETIME_SPREAD_PERCENT = 5;
 
-	static final double LIFETIME_SPREAD = LIFETIME_SPREAD_PERCENT / 100.0;
+	private static final Log logger = LogFactory.getLog(PoolMonitor.class);
 
-	private volatile Function<HttpRoute, TimeValue> timeToLive = (route) -> TimeValue.NEG_ONE_MILLISECOND;
+	private static final long CLOCK_TOLERANCE_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
 
-	/**
-	 * What the connection manager tells the connections on the current thread: the
-	 * keep-alive of the connection being released (read by its {@code passivate()},
-	 * which runs inside the release) and whether HttpClient is validating a leased
-	 * connection (time to live, staleness). One object per thread, so that the hot path
-	 * makes one lookup and no allocation.
-	 */
-	static final ThreadLocal<ThreadState> threadState = ThreadLocal.withInitial(ThreadState::new);
+	private static final Duration WARNING_WINDOW = Duration.ofMinutes(1);
 
 	private final String name;
 
 	private final Options options;
 
-	private volatile PoolListener[] listeners = NO_LISTENERS;
+	private final @Nullable AddressBalancer addresses;
 
-	private volatile @Nullable PoolingHttpClientConnectionManager pool;
+	private volatile PoolListener[] listeners = {};
 
-	private volatile @Nullable PendingLeaseLimiter pendingLeaseLimiter;
+	private final LongAdder created = new LongAdder();
 
-	private volatile @Nullable MonitoredConnectionManager connectionManager;
+	private final LongAdder tlsHandshakes = new LongAdder();
 
-	private volatile @Nullable AddressBalancer addresses;
+	private final LongAdder connectFailures = new LongAdder();
 
-	private final PoolCounters counters = new PoolCounters();
+	private final LongAdder leaks = new LongAdder();
 
-	private final LeaseTracker leases;
+	private final Map<CloseReason, LongAdder> closed = counters(CloseReason.class);
 
-	private final ReclaimedLeases reclaimed = new ReclaimedLeases();
+	private final Map<LeaseOutcome, LongAdder> leaseCounts = counters(LeaseOutcome.class);
 
-	private final CloseReasonClassifier closeReasons;
+	private final Map<LeaseReclaim, LongAdder> reclaimed = counters(LeaseReclaim.class);
+
+	/** Per route, when a reclaim was last logged and how many were not logged since. */
+	private final Map<HttpRoute, long[]> reclaimWarnings = new ConcurrentHashMap<>();
+
+	private final Set<LeasedEndpoint.Lease> leases = ConcurrentHashMap.newKeySet();
+
+	final boolean tracksLeases;
+
+	final @Nullable ReferenceQueue<LeasedEndpoint> unreachable;
+
+	private volatile long retireMarkNanos;
+
+	private volatile boolean retired;
+
+	private volatile boolean shutdown;
 
 	/**
 	 * Create a monitor.
 	 * @param name the pool name, used in messages and as the {@code client} tag
 	 * @param options what the monitor needs to know about the pool's settings
+	 * @param addresses the balancer that spreads the pool's connections over addresses
+	 * (its resolver must be the pool's), or {@code null} if the pool has none
 	 */
-	public PoolMonitor(String name, Options options) {
+	public PoolMonitor(String name, Options options, @Nullable AddressBalancer addresses) {
 		Assert.hasText(name, "'name' must not be empty");
 		this.name = name;
 		this.options = options;
-		this.leases = new LeaseTracker(options.leakDetectionThreshold() != null, options.reclaimUnreachable());
-		this.closeReasons = new CloseReasonClassifier(options);
+		this.addresses = addresses;
+		this.unreachable = options.reclaimUnreachable() ? new ReferenceQueue<>() : null;
+		this.tracksLeases = options.leakDetectionThreshold() != null || this.unreachable != null;
+	}
+
+	private static <E extends Enum<E>> Map<E, LongAdder> counters(Class<E> type) {
+		Map<E, LongAdder> counters = new EnumMap<>(type);
+		for (E constant : type.getEnumConstants()) {
+			counters.put(constant, new LongAdder());
+		}
+		return counters;
+	}
+
+	private static <E extends Enum<E>> Map<E, Long> sums(Class<E> type, Map<E, LongAdder> counters) {
+		Map<E, Long> sums = new EnumMap<>(type);
+		counters.forEach((key, count) -> sums.put(key, count.sum()));
+		return sums;
 	}
 
 	/**
@@ -113,101 +132,6 @@ public final class PoolMonitor {
 	}
 
 	/**
-	 * Return the connection factory for the pool's connection manager: its connections
-	 * are counted and timed, their closing is classified, and a connection that holds
-	 * bytes the server sent beyond its response is closed instead of being reused.
-	 * @return the connection factory
-	 */
-	public HttpConnectionFactory<ManagedHttpClientConnection> connectionFactory() {
-		return new MonitoredConnectionFactory(this);
-	}
-
-	/**
-	 * Tell the monitor each route's time to live, so that every connection lives its own
-	 * share of it (up to {@value #LIFETIME_SPREAD_PERCENT}% less) and connections opened
-	 * together are not all renewed at once.
-	 * @param timeToLive the time to live of a route; negative for none
-	 */
-	public void timeToLive(Function<HttpRoute, TimeValue> timeToLive) {
-		this.timeToLive = timeToLive;
-	}
-
-	/**
-	 * Bound how many callers may wait for a connection to one route; the limiter is also
-	 * registered as a listener, to forget the routes the pool forgets.
-	 * @param limiter the limiter
-	 */
-	public void limitPendingLeases(PendingLeaseLimiter limiter) {
-		this.pendingLeaseLimiter = limiter;
-		addListener(limiter);
-	}
-
-	@Nullable PendingLeaseLimiter pendingLeaseLimiter() {
-		return this.pendingLeaseLimiter;
-	}
-
-	long timeToLiveNanos(HttpRoute route) {
-		TimeValue value = this.timeToLive.apply(route);
-		return (value != null && value.getDuration() > 0) ? value.getTimeUnit().toNanos(value.getDuration()) : -1;
-	}
-
-	/**
-	 * Return the connection manager that the pool's HTTP client must lease from: it
-	 * delegates to the pool, times leases and tracks leased connections. The first pool
-	 * given is the one this monitor reports on.
-	 * @param pool the pool
-	 * @return the decorating connection manager
-	 */
-	public HttpClientConnectionManager connectionManager(PoolingHttpClientConnectionManager pool) {
-		bind(pool);
-		MonitoredConnectionManager manager = new MonitoredConnectionManager(this, pool);
-		this.connectionManager = manager;
-		return manager;
-	}
-
-	/**
-	 * Reclaim the leases whose endpoints the garbage collector found unreachable since
-	 * the last call. The pool's next lease does so too.
-	 */
-	public void reclaimUnreachable() {
-		MonitoredConnectionManager manager = this.connectionManager;
-		if (manager != null) {
-			manager.reclaimUnreachable();
-		}
-	}
-
-	/**
-	 * Return the exec chain handler that turns HttpClient's terse pool timeout into an
-	 * {@link HttpPoolExhaustedException}; add it to the HTTP client's exec chain before
-	 * {@code CONNECT}.
-	 * @return the handler
-	 */
-	public ExecChainHandler exhaustionHandler() {
-		return new PoolExhaustionHandler(this);
-	}
-
-	/**
-	 * Set the pool this monitor reports on, if none is set yet.
-	 * @param pool the pool
-	 */
-	public void bind(PoolingHttpClientConnectionManager pool) {
-		synchronized (this) {
-			if (this.pool == null) {
-				this.pool = pool;
-			}
-		}
-	}
-
-	/**
-	 * Set the balancer that spreads the pool's connections over the addresses of each
-	 * host; its {@link AddressBalancer#resolver() resolver} must be the pool's.
-	 * @param addresses the balancer
-	 */
-	public void addresses(AddressBalancer addresses) {
-		this.addresses = addresses;
-	}
-
-	/**
 	 * Return the balancer that spreads the pool's connections over addresses.
 	 * @return the balancer, or {@code null} if the pool has none
 	 */
@@ -216,26 +140,55 @@ public final class PoolMonitor {
 	}
 
 	/**
+	 * Return the connection factory for the pool's connection manager: its connections
+	 * are counted and timed, their closing is classified, and a connection that holds
+	 * bytes the server sent beyond its response is closed instead of being reused.
+	 * @return the connection factory
+	 */
+	public HttpConnectionFactory<ManagedHttpClientConnection> connectionFactory() {
+		return new HttpConnectionFactory<>() {
+
+			@Override
+			public ManagedHttpClientConnection createConnection(@Nullable Socket socket) throws IOException {
+				return MonitoredConnection.create(PoolMonitor.this, null, socket);
+			}
+
+			@Override
+			public ManagedHttpClientConnection createConnection(@Nullable SSLSocket sslSocket, @Nullable Socket socket)
+					throws IOException {
+				return MonitoredConnection.create(PoolMonitor.this, sslSocket, socket);
+			}
+
+		};
+	}
+
+	/**
 	 * Register a listener for the pool's events.
 	 * @param listener the listener
 	 */
-	public void addListener(PoolListener listener) {
-		synchronized (this) {
-			PoolListener[] current = this.listeners;
-			PoolListener[] updated = new PoolListener[current.length + 1];
-			System.arraycopy(current, 0, updated, 0, current.length);
-			updated[current.length] = listener;
-			this.listeners = updated;
-		}
+	public synchronized void addListener(PoolListener listener) {
+		PoolListener[] current = this.listeners;
+		PoolListener[] updated = Arrays.copyOf(current, current.length + 1);
+		updated[current.length] = listener;
+		this.listeners = updated;
 	}
 
 	/**
 	 * Note that every connection that exists now is being retired (closed now if idle,
 	 * else not reused once released), so that their closing is counted as
-	 * {@link CloseReason#RETIRED}. Called by {@code HttpPool.retireConnections()}.
+	 * {@link CloseReason#RETIRED}.
 	 */
 	public void retiring() {
-		this.closeReasons.retiring();
+		this.retireMarkNanos = System.nanoTime();
+		this.retired = true;
+	}
+
+	/**
+	 * Note that the pool is being closed, so that the closing of its connections is
+	 * counted as {@link CloseReason#SHUTDOWN}.
+	 */
+	public void shutdown() {
+		this.shutdown = true;
 	}
 
 	/**
@@ -243,7 +196,7 @@ public final class PoolMonitor {
 	 * @return the count
 	 */
 	public long createdConnections() {
-		return this.counters.created.sum();
+		return this.created.sum();
 	}
 
 	/**
@@ -251,7 +204,7 @@ public final class PoolMonitor {
 	 * @return the count
 	 */
 	public long tlsHandshakes() {
-		return this.counters.tlsHandshakes.sum();
+		return this.tlsHandshakes.sum();
 	}
 
 	/**
@@ -259,7 +212,7 @@ public final class PoolMonitor {
 	 * @return the count
 	 */
 	public long connectFailures() {
-		return this.counters.connectFailures.sum();
+		return this.connectFailures.sum();
 	}
 
 	/**
@@ -267,7 +220,7 @@ public final class PoolMonitor {
 	 * @return the counts, in {@link CloseReason} order
 	 */
 	public Map<CloseReason, Long> closedConnections() {
-		return this.counters.closedConnections();
+		return sums(CloseReason.class, this.closed);
 	}
 
 	/**
@@ -275,70 +228,7 @@ public final class PoolMonitor {
 	 * @return the counts, in {@link LeaseOutcome} order
 	 */
 	public Map<LeaseOutcome, Long> leases() {
-		return this.counters.leases();
-	}
-
-	/**
-	 * Return the number of leases reported as possible leaks since start.
-	 * @return the count
-	 */
-	public long detectedLeaks() {
-		return this.counters.leaks.sum();
-	}
-
-	/**
-	 * Return how long the longest-held connection that is currently leased has been
-	 * held. Leases are tracked only with leak detection.
-	 * @return the duration, zero if none is leased or leases are not tracked
-	 */
-	public Duration longestLease() {
-		return this.leases.longest();
-	}
-
-	/**
-	 * Return the current leases, for leak detection.
-	 * @return the leases
-	 */
-	Collection<LeaseTracker.Lease> currentLeases() {
-		return this.leases.current();
-	}
-
-	// ------------------------------------------------------------------ events
-
-	void leaseEnded(HttpRoute route, long waitNanos, LeaseOutcome outcome) {
-		this.counters.leaseCounts.get(outcome).increment();
-		for (PoolListener listener : this.listeners) {
-			listener.leaseEnded(route, waitNanos, outcome);
-		}
-	}
-
-	LeaseTracker leaseTracker() {
-		return this.leases;
-	}
-
-	/**
-	 * End a lease, at its release or when it is reclaimed.
-	 * @return whether this call ended it
-	 */
-	boolean released(LeaseTracker.Lease lease) {
-		if (!this.leases.end(lease)) {
-			return false;
-		}
-		if (lease.reported) {
-			LeakDetector.logReturned(this, lease, System.nanoTime());
-		}
-		return true;
-	}
-
-	LeaseTracker.@Nullable Lease pollUnreachable() {
-		return this.leases.pollUnreachable();
-	}
-
-	void reclaimed(LeaseTracker.Lease lease, LeaseReclaim reclaim, boolean drained) {
-		this.reclaimed.reclaimed(this, lease, reclaim, drained);
-		for (PoolListener listener : this.listeners) {
-			listener.leaseReclaimed(lease.route, reclaim);
-		}
+		return sums(LeaseOutcome.class, this.leaseCounts);
 	}
 
 	/**
@@ -346,62 +236,45 @@ public final class PoolMonitor {
 	 * @return the counts, in {@link LeaseReclaim} order
 	 */
 	public Map<LeaseReclaim, Long> reclaimedLeases() {
-		return this.reclaimed.counts();
+		return sums(LeaseReclaim.class, this.reclaimed);
 	}
 
-	void leakDetected(LeaseTracker.Lease lease) {
-		this.counters.leaks.increment();
-		for (PoolListener listener : this.listeners) {
-			listener.leakDetected(lease.route);
+	/**
+	 * Return the number of leases reported as possible leaks since start.
+	 * @return the count
+	 */
+	public long detectedLeaks() {
+		return this.leaks.sum();
+	}
+
+	/**
+	 * Return how long the longest-held connection that is currently leased has been
+	 * held. Leases are tracked only with leak detection or reclaim of unreachable leases.
+	 * @return the duration, zero if none is leased or leases are not tracked
+	 */
+	public Duration longestLease() {
+		long now = System.nanoTime();
+		long longest = 0;
+		for (LeasedEndpoint.Lease lease : this.leases) {
+			longest = Math.max(longest, now - lease.leasedAtNanos);
 		}
+		return Duration.ofNanos(longest);
 	}
 
-	void connectionCreated(long connectNanos) {
-		this.counters.created.increment();
-		for (PoolListener listener : this.listeners) {
-			listener.connectionCreated(connectNanos);
+	/**
+	 * Reclaim the leases whose endpoints the garbage collector found unreachable since
+	 * the last call: their connections are closed and handed back to the pool. The pool's
+	 * next lease does so too.
+	 */
+	public void reclaimUnreachable() {
+		if (this.unreachable == null) {
+			return;
 		}
-	}
-
-	void tlsHandshakeCompleted(long handshakeNanos) {
-		this.counters.tlsHandshakes.increment();
-		for (PoolListener listener : this.listeners) {
-			listener.tlsHandshakeCompleted(handshakeNanos);
-		}
-	}
-
-	void connectAttempt() {
-		AddressBalancer addresses = this.addresses;
-		if (addresses != null) {
-			addresses.connectAttempt();
-		}
-	}
-
-	void established(MonitoredConnection connection, java.net.@Nullable InetAddress remote) {
-		AddressBalancer addresses = this.addresses;
-		if (addresses != null) {
-			addresses.established(connection, remote);
-		}
-	}
-
-	void connectEnded(boolean failed) {
-		AddressBalancer addresses = this.addresses;
-		if (addresses != null) {
-			addresses.connectEnded(failed);
-		}
-	}
-
-	void closed(MonitoredConnection connection) {
-		AddressBalancer addresses = this.addresses;
-		if (addresses != null) {
-			addresses.closed(connection);
-		}
-	}
-
-	void connectFailed() {
-		this.counters.connectFailures.increment();
-		for (PoolListener listener : this.listeners) {
-			listener.connectFailed();
+		LeasedEndpoint.Lease lease;
+		while ((lease = (LeasedEndpoint.Lease) this.unreachable.poll()) != null) {
+			if (lease.closeAndRelease()) {
+				reclaimed(lease, LeaseReclaim.UNREACHABLE, false);
+			}
 		}
 	}
 
@@ -411,36 +284,203 @@ public final class PoolMonitor {
 	 * @param routes the routes the pool still holds
 	 */
 	public void routesRetained(Set<HttpRoute> routes) {
-		this.reclaimed.routesRetained(routes);
+		long now = System.nanoTime();
+		this.reclaimWarnings.entrySet()
+			.removeIf((entry) -> !routes.contains(entry.getKey())
+					&& now - entry.getValue()[0] > WARNING_WINDOW.toNanos());
 		for (PoolListener listener : this.listeners) {
 			listener.routesRetained(routes);
 		}
 	}
 
-	void connectionClosed(CloseReason reason) {
-		this.counters.closed.get(reason).increment();
-		for (PoolListener listener : this.listeners) {
-			listener.connectionClosed(reason);
+	// ------------------------------------------------------------------ leases
+
+	Set<LeasedEndpoint.Lease> currentLeases() {
+		return Collections.unmodifiableSet(this.leases);
+	}
+
+	void leased(LeasedEndpoint.Lease lease) {
+		if (this.tracksLeases) {
+			this.leases.add(lease);
 		}
 	}
 
 	/**
-	 * Classify the close of an established connection.
+	 * End a lease, once: by its release or by reclaiming it.
+	 * @return whether this call ended it
 	 */
-	CloseReason closeReason(MonitoredConnection connection, long nowNanos) {
-		return this.closeReasons.classify(connection, nowNanos, this.pool);
+	boolean released(LeasedEndpoint.Lease lease) {
+		if (!LeasedEndpoint.Lease.ENDED.compareAndSet(lease, false, true)) {
+			return false;
+		}
+		if (this.tracksLeases) {
+			this.leases.remove(lease);
+			lease.clear();
+		}
+		if (lease.reported) {
+			LeakDetector.logReturned(this, lease, System.nanoTime());
+		}
+		return true;
+	}
+
+	void leaseEnded(HttpRoute route, long waitNanos, LeaseOutcome outcome) {
+		this.leaseCounts.get(outcome).increment();
+		for (PoolListener listener : this.listeners) {
+			listener.leaseEnded(route, waitNanos, outcome);
+		}
 	}
 
 	/**
-	 * Build the exception for a caller that timed out waiting for a connection.
-	 * @param route the route the caller asked for
-	 * @param waitedNanos how long it waited
-	 * @param cause HttpClient's exception
-	 * @return the exception to throw instead
+	 * Count a reclaimed lease and say so once per route and minute, in a WARN that names
+	 * the pool, the route, how the lease was found and, with leak detection, where the
+	 * connection was leased.
 	 */
-	HttpPoolExhaustedException exhausted(HttpRoute route, long waitedNanos, ConnectionRequestTimeoutException cause) {
-		return PoolExhaustionMessage.exception(this.name, this.options.propertyPrefix(), this.pool, route, waitedNanos,
-				cause);
+	void reclaimed(LeasedEndpoint.Lease lease, LeaseReclaim reclaim, boolean drained) {
+		this.reclaimed.get(reclaim).increment();
+		for (PoolListener listener : this.listeners) {
+			listener.leaseReclaimed(lease.route, reclaim);
+		}
+		long now = System.nanoTime();
+		long[] window = this.reclaimWarnings.computeIfAbsent(lease.route, (route) -> new long[2]);
+		long suppressed;
+		synchronized (window) {
+			if (window[0] != 0 && now - window[0] < WARNING_WINDOW.toNanos()) {
+				window[1]++;
+				return;
+			}
+			suppressed = window[1];
+			window[0] = now;
+			window[1] = 0;
+		}
+		logger.warn("HTTP pool '" + this.name + "' reclaimed a connection to " + routeName(lease.route)
+				+ " leased for a response " + reclaim.description() + " (" + reclaim.tagValue() + "), after "
+				+ Duration.ofNanos(now - lease.leasedAtNanos).toMillis() + " ms; "
+				+ (drained ? "its body had arrived and was read to its end, which released the connection as closing the response would"
+						: "the connection was closed")
+				+ ((suppressed > 0) ? "; " + suppressed + " more reclaimed on this route in the last minute" : "")
+				+ ". Close every response (or its body stream) once it is read"
+				+ ((lease.site != null) ? "; the stack trace shows the code that leased it."
+						: "; set " + this.options.propertyPrefix() + "leak-detection-threshold to log where it was leased."),
+				lease.site);
+	}
+
+	void leakDetected(LeasedEndpoint.Lease lease) {
+		this.leaks.increment();
+		for (PoolListener listener : this.listeners) {
+			listener.leakDetected(lease.route);
+		}
+	}
+
+	// ------------------------------------------------------------------ connections
+
+	void connectionCreated(long connectNanos) {
+		this.created.increment();
+		for (PoolListener listener : this.listeners) {
+			listener.connectionCreated(connectNanos);
+		}
+	}
+
+	void tlsHandshakeCompleted(long handshakeNanos) {
+		this.tlsHandshakes.increment();
+		for (PoolListener listener : this.listeners) {
+			listener.tlsHandshakeCompleted(handshakeNanos);
+		}
+	}
+
+	void connectFailed() {
+		this.connectFailures.increment();
+		for (PoolListener listener : this.listeners) {
+			listener.connectFailed();
+		}
+	}
+
+	void connectionClosed(MonitoredConnection connection) {
+		CloseReason reason = closeReason(connection, System.nanoTime());
+		this.closed.get(reason).increment();
+		for (PoolListener listener : this.listeners) {
+			listener.connectionClosed(reason);
+		}
+		if (this.addresses != null) {
+			this.addresses.closed(connection);
+		}
+	}
+
+	/**
+	 * Tell why an established connection closed, from its state, the pool's settings and
+	 * whether the pool retired its connections.
+	 */
+	CloseReason closeReason(MonitoredConnection connection, long nowNanos) {
+		if (this.shutdown) {
+			return CloseReason.SHUTDOWN;
+		}
+		if (connection.discardReason != null) {
+			return connection.discardReason;
+		}
+		if (connection.stale) {
+			return CloseReason.STALE;
+		}
+		if (connection.error) {
+			return CloseReason.ERROR;
+		}
+		if (!connection.idle) {
+			return connection.serverClose ? CloseReason.SERVER_CLOSE : CloseReason.NOT_REUSABLE;
+		}
+		if (this.retired && connection.connectedAtNanos - this.retireMarkNanos < 0) {
+			return CloseReason.RETIRED;
+		}
+		Duration idleTimeout = this.options.idleTimeout();
+		// The pool times idle connections in milliseconds from a timestamp taken just
+		// before passivate(): allow for that clock's granularity.
+		long idleNanos = nowNanos - connection.idleSinceNanos + CLOCK_TOLERANCE_NANOS;
+		long age = nowNanos - connection.connectedAtNanos;
+		Duration ttl = this.options.timeToLive();
+		if (idleTimeout != null && idleNanos >= idleTimeout.toNanos()) {
+			return CloseReason.IDLE;
+		}
+		if (connection.keepAliveNanos >= 0 && idleNanos >= connection.keepAliveNanos) {
+			return CloseReason.EXPIRED;
+		}
+		// the pool checks a connection's route time to live when it leases it
+		if ((ttl != null && age >= ttl.toNanos())
+				|| (connection.timeToLiveNanos > 0 && age >= connection.timeToLiveNanos)) {
+			return CloseReason.TTL;
+		}
+		return CloseReason.DISPLACED;
+	}
+
+	/**
+	 * Build the exception for a caller that timed out waiting for a connection: what the
+	 * route and the pool held when it gave up, and which setting to change.
+	 */
+	HttpPoolExhaustedException exhausted(MonitoredConnectionManager manager, HttpRoute route, long waitedNanos,
+			ConnectionRequestTimeoutException cause) {
+		long waitedMillis = TimeUnit.NANOSECONDS.toMillis(waitedNanos);
+		PoolStats routeStats = manager.getStats(route);
+		PoolStats total = manager.getTotalStats();
+		int routeMax = manager.getMaxPerRoute(route);
+		String prefix = this.options.propertyPrefix();
+		StringBuilder message = new StringBuilder(320);
+		message.append("HTTP pool '").append(this.name).append("' is exhausted: no connection to ")
+			.append(routeName(route)).append(" could be leased within ").append(waitedMillis).append(" ms. ");
+		message.append("Route: ").append(routeStats.getLeased()).append('/').append(routeMax).append(" leased, ")
+			.append(routeStats.getPending()).append(" waiting; pool: ").append(total.getLeased())
+			.append('/').append(total.getMax()).append(" leased, ").append(total.getPending())
+			.append(" waiting. ");
+		if (routeStats.getLeased() >= routeMax) {
+			message.append("Raise ").append(prefix).append("max-per-route (now ").append(routeMax)
+				.append(") if the upstream can take more concurrent requests");
+		}
+		else if (total.getLeased() >= total.getMax()) {
+			message.append("Raise ").append(prefix).append("max-total (now ").append(total.getMax())
+				.append(") so that busy routes do not starve each other");
+		}
+		else {
+			message.append("Connections were freed too late; raise ").append(prefix)
+				.append("connection-request-timeout if callers may wait longer");
+		}
+		message.append(", or make calls to the upstream faster (").append(prefix)
+			.append("response-timeout). Free connections by closing every response.");
+		return new HttpPoolExhaustedException(this.name, route, waitedMillis, message.toString(), cause);
 	}
 
 	/**
@@ -450,13 +490,13 @@ public final class PoolMonitor {
 	 * @return the name
 	 */
 	public static String routeName(HttpRoute route) {
-		org.apache.hc.core5.http.HttpHost target = route.getTargetHost();
+		HttpHost target = route.getTargetHost();
 		StringBuilder name = new StringBuilder(48).append(target.getSchemeName()).append("://")
 			.append(target.getHostName());
 		if (target.getPort() >= 0) {
 			name.append(':').append(target.getPort());
 		}
-		org.apache.hc.core5.http.HttpHost proxy = route.getProxyHost();
+		HttpHost proxy = route.getProxyHost();
 		if (proxy != null) {
 			name.append(" via ").append(proxy.getHostName()).append(':').append(proxy.getPort());
 		}
@@ -488,17 +528,6 @@ public final class PoolMonitor {
 			@Nullable Duration leakDetectionThreshold, Map<String, Object> settings, boolean reclaimAtRequestEnd,
 			boolean reclaimUnreachable) {
 
-		/**
-		 * Create a new instance.
-		 * @param propertyPrefix the prefix of the client's properties
-		 * @param timeToLive the connections' maximum lifetime
-		 * @param idleTimeout the evictor's idle timeout
-		 * @param leakDetectionThreshold the leak detection threshold
-		 * @param settings the pool's effective settings
-		 * @param reclaimAtRequestEnd whether to reclaim leases at the end of inbound
-		 * requests
-		 * @param reclaimUnreachable whether to reclaim unreachable leases
-		 */
 		public Options {
 			settings = Collections.unmodifiableMap(new LinkedHashMap<>(settings));
 		}
@@ -506,38 +535,13 @@ public final class PoolMonitor {
 	}
 
 	/**
-	 * Per-thread hand-over between the connection manager and the connections.
+	 * The stack trace of the code that leased a connection.
 	 */
-	static final class ThreadState {
+	static final class LeaseSite extends Exception {
 
-		@Nullable TimeValue releaseKeepAlive;
-
-		boolean validatingLease;
-
-		/** The time to live of the route being leased, -1 if none. */
-		long leaseTimeToLiveNanos = -1;
-
-		/** Set when the connection just leased must be closed and another leased. */
-		boolean leasedToDiscard;
-
-		/**
-		 * Set when a connect (TCP or TLS handshake) failed: no request was sent.
-		 */
-		boolean connectFailed;
-
-		/**
-		 * Set when an exchange failed before any byte of the response arrived.
-		 */
-		boolean connectionFailedBeforeResponse;
-
-		/**
-		 * Set when the next lease is for the retry of such an exchange: it reuses no pooled
-		 * connection.
-		 */
-		boolean leaseForRetry;
-
-		/** The inbound request's scope that leases on this thread belong to, if any. */
-		@Nullable ResponseScope responseScope;
+		LeaseSite(String thread) {
+			super("Connection leased here by thread '" + thread + "'");
+		}
 
 	}
 

@@ -9,13 +9,15 @@ import org.jspecify.annotations.Nullable;
  * The connections leased for responses while one inbound request is handled, so that
  * those still leased when it completes are reclaimed: a response whose whole body has
  * arrived is read to its end and its connection reused, any other connection is closed.
- * A scope is active on the threads that {@link #enter(ResponseScope) entered} it; an
- * inbound request that goes asynchronous enters it on each dispatch and closes it when
- * it completes.
+ * A scope is active on the threads that {@link #enter(ResponseScope) entered} it (a
+ * request-bound holder, as Spring's {@code RequestContextHolder}); an inbound request
+ * that goes asynchronous enters it on each dispatch and closes it when it completes.
  *
  * @since 0.1.0
  */
 public final class ResponseScope {
+
+	private static final ThreadLocal<@Nullable ResponseScope> current = new ThreadLocal<>();
 
 	/**
 	 * How many leases the scope holds before it forgets those already ended, so that an
@@ -33,9 +35,8 @@ public final class ResponseScope {
 	 * @return the scope that was the thread's before, to hand to {@code exit}
 	 */
 	public static @Nullable ResponseScope enter(ResponseScope scope) {
-		PoolMonitor.ThreadState thread = PoolMonitor.threadState.get();
-		ResponseScope previous = thread.responseScope;
-		thread.responseScope = scope;
+		ResponseScope previous = current.get();
+		current.set(scope);
 		return previous;
 	}
 
@@ -44,8 +45,16 @@ public final class ResponseScope {
 	 * @param previous what {@code enter} returned
 	 */
 	public static void exit(@Nullable ResponseScope previous) {
-		PoolMonitor.ThreadState thread = PoolMonitor.threadState.get();
-		thread.responseScope = previous;
+		if (previous != null) {
+			current.set(previous);
+		}
+		else {
+			current.remove();
+		}
+	}
+
+	static @Nullable ResponseScope current() {
+		return current.get();
 	}
 
 	synchronized void add(LeasedEndpoint endpoint) {
@@ -56,7 +65,7 @@ public final class ResponseScope {
 			this.endpoints = new ArrayList<>(4);
 		}
 		else if (this.endpoints.size() >= PRUNE_SIZE) {
-			this.endpoints.removeIf((leased) -> leased.lease.isEnded());
+			this.endpoints.removeIf((leased) -> leased.lease == null || leased.lease.ended);
 		}
 		this.endpoints.add(endpoint);
 	}
@@ -76,9 +85,7 @@ public final class ResponseScope {
 			this.endpoints = null;
 		}
 		if (endpoints != null) {
-			for (LeasedEndpoint endpoint : endpoints) {
-				endpoint.manager.reclaim(endpoint, LeaseReclaim.REQUEST_END);
-			}
+			endpoints.forEach((endpoint) -> endpoint.reclaim(LeaseReclaim.REQUEST_END));
 		}
 	}
 

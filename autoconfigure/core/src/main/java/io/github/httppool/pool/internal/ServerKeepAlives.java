@@ -22,11 +22,7 @@ public final class ServerKeepAlives {
 
 	private final ConcurrentHashMap<HttpHost, Announcement> announcements = new ConcurrentHashMap<>();
 
-	/**
-	 * Record a response whose server announced a keep-alive timeout.
-	 * @param target the target host of the response's route
-	 * @param keepAliveMillis the keep-alive time granted to the connection
-	 */
+	/** Record a response whose server announced a keep-alive timeout. */
 	void record(HttpHost target, long keepAliveMillis) {
 		long now = System.nanoTime();
 		Announcement announcement = this.announcements.get(target);
@@ -46,14 +42,6 @@ public final class ServerKeepAlives {
 	 */
 	public @Nullable Announcement get(HttpHost target) {
 		return this.announcements.get(target);
-	}
-
-	/**
-	 * Forget the announcements of hosts that none of the given routes leads to.
-	 * @param routes the routes the pool still holds
-	 */
-	public void retain(Set<HttpRoute> routes) {
-		retain(routes, System.nanoTime());
 	}
 
 	/**

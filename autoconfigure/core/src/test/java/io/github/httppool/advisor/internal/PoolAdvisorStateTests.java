@@ -33,7 +33,7 @@ class PoolAdvisorStateTests {
 		try (PoolingHttpClientConnectionManager manager = PoolingHttpClientConnectionManagerBuilder.create().build();
 				CloseableHttpClient client = HttpClients.custom().setConnectionManager(manager).build()) {
 			HttpPool pool = new ManagedPool("default", manager, client, null, null,
-					new PoolMonitor("default", new PoolMonitor.Options("http.pool.", null, null, null, Map.of(), true, true)),
+					new PoolMonitor("default", new PoolMonitor.Options("http.pool.", null, null, null, Map.of(), true, true), null),
 					new ServerKeepAlives());
 			PoolAdvisor advisor = new PoolAdvisor(pool, new AdvisorSettings(Duration.ofMinutes(15), 10, true, 0.1), null,
 					(route) -> "http.pool.max-per-route", (route) -> -1,
