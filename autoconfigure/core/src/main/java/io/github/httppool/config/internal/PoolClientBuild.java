@@ -1,5 +1,7 @@
 package io.github.httppool.config.internal;
 
+import java.net.ProxySelector;
+
 import io.github.httppool.pool.HttpPool;
 import io.github.httppool.pool.internal.CallDeadlineHandler;
 import io.github.httppool.pool.internal.ConnectionFailureRetryStrategy;
@@ -11,11 +13,13 @@ import io.github.httppool.pool.internal.PendingLeaseLimiter;
 import io.github.httppool.pool.internal.PoolMonitor;
 import io.github.httppool.pool.internal.RouteConnectionConfigResolver;
 import io.github.httppool.pool.internal.ServerKeepAlives;
+import io.github.httppool.pool.internal.SystemProxyRoutePlanner;
 import org.apache.hc.client5.http.DnsResolver;
 import org.apache.hc.client5.http.auth.CredentialsProvider;
 import org.apache.hc.client5.http.config.ConnectionConfig;
 import org.apache.hc.client5.http.config.RequestConfig;
 import org.apache.hc.client5.http.impl.ChainElement;
+import org.apache.hc.client5.http.impl.CookieSpecSupport;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
 import org.apache.hc.client5.http.impl.classic.HttpClientBuilder;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
@@ -239,13 +243,16 @@ final class PoolClientBuild {
 			.setConnectionManagerShared(true)
 			.setKeepAliveStrategy(this.mapper.keepAliveStrategy(this.serverKeepAlives))
 			.setDefaultCookieStore(NoCookieStore.INSTANCE)
+			.disableCookieManagement()
+			.setDefaultCookieSpecRegistry(CookieSpecSupport.createDefault())
+			.addRequestInterceptorLast(NoCookieStore.ADD_COOKIES)
+			.addResponseInterceptorLast(NoCookieStore.PROCESS_COOKIES)
 			.disableConnectionState()
 			.addExecInterceptorBefore(ChainElement.CONNECT.name(), "http-pool-exhaustion",
 					manager.exhaustionHandler());
 		HttpRoutePlanner routePlanner = this.mapper.routePlanner();
-		if (routePlanner != null) {
-			builder.setRoutePlanner(routePlanner);
-		}
+		builder.setRoutePlanner((routePlanner != null) ? routePlanner
+				: new SystemProxyRoutePlanner(ProxySelector.getDefault()));
 		CredentialsProvider proxyCredentials = this.mapper.proxyCredentials();
 		if (proxyCredentials != null) {
 			builder.setDefaultCredentialsProvider(proxyCredentials);

@@ -5,12 +5,23 @@ import java.util.List;
 
 import org.apache.hc.client5.http.cookie.Cookie;
 import org.apache.hc.client5.http.cookie.CookieStore;
+import org.apache.hc.client5.http.protocol.HttpClientContext;
+import org.apache.hc.client5.http.protocol.RequestAddCookies;
+import org.apache.hc.client5.http.protocol.ResponseProcessCookies;
+import org.apache.hc.core5.http.HttpRequestInterceptor;
+import org.apache.hc.core5.http.HttpResponseInterceptor;
+import org.apache.hc.core5.http.protocol.HttpContext;
 
 /**
  * The cookie store of a pooled HTTP client: it keeps nothing. A pooled client serves
  * every caller of a service, so a cookie kept for one caller (a session, a load
  * balancer's stickiness) would be sent with the requests of all the others. Clients that
  * opt in to cookies get a store of their own for each request factory.
+ * <p>
+ * The client's cookie interceptors are {@link #ADD_COOKIES} and {@link #PROCESS_COOKIES}
+ * instead of HttpClient's own: they hand a request to HttpClient's only when its context
+ * holds a store of its own, so that a call without cookies neither looks up a cookie
+ * specification nor matches cookies against the request's origin.
  *
  * @since 0.1.0
  */
@@ -21,7 +32,31 @@ public final class NoCookieStore implements CookieStore {
 	 */
 	public static final NoCookieStore INSTANCE = new NoCookieStore();
 
+	/**
+	 * Adds the cookies of a request's own store, as HttpClient's {@link RequestAddCookies}.
+	 */
+	public static final HttpRequestInterceptor ADD_COOKIES = (request, entity, context) -> {
+		if (hasStore(context)) {
+			RequestAddCookies.INSTANCE.process(request, entity, context);
+		}
+	};
+
+	/**
+	 * Keeps the cookies of a response in the request's own store, as HttpClient's
+	 * {@link ResponseProcessCookies}.
+	 */
+	public static final HttpResponseInterceptor PROCESS_COOKIES = (response, entity, context) -> {
+		if (hasStore(context)) {
+			ResponseProcessCookies.INSTANCE.process(response, entity, context);
+		}
+	};
+
 	private NoCookieStore() {
+	}
+
+	private static boolean hasStore(HttpContext context) {
+		CookieStore store = HttpClientContext.castOrCreate(context).getCookieStore();
+		return store != null && store != INSTANCE;
 	}
 
 	@Override

@@ -38,6 +38,9 @@ public final class ServerAwareKeepAliveStrategy implements ConnectionKeepAliveSt
 
 	private final @Nullable ServerKeepAlives announcements;
 
+	/** What a response without a {@code Keep-Alive} header is granted, made once. */
+	private final TimeValue defaultKeepAlive;
+
 	/**
 	 * Create a new strategy.
 	 * @param defaultTimeout how long to keep a connection when the server sends no
@@ -67,13 +70,16 @@ public final class ServerAwareKeepAliveStrategy implements ConnectionKeepAliveSt
 		this.maxMillis = maxTimeout.toMillis();
 		this.safetyMarginMillis = safetyMargin.toMillis();
 		this.announcements = announcements;
+		this.defaultKeepAlive = TimeValue.ofMilliseconds(granted(this.defaultMillis));
 	}
 
 	@Override
 	public TimeValue getKeepAliveDuration(HttpResponse response, @Nullable HttpContext context) {
+		if (!response.containsHeader(HttpHeaders.KEEP_ALIVE)) {
+			return this.defaultKeepAlive;
+		}
 		long serverMillis = serverTimeoutMillis(response);
-		long millis = (serverMillis >= 0) ? trimmed(serverMillis) : this.defaultMillis;
-		long granted = Math.max(MINIMUM_MILLIS, Math.min(millis, this.maxMillis));
+		long granted = granted((serverMillis >= 0) ? trimmed(serverMillis) : this.defaultMillis);
 		if (serverMillis >= 0 && this.announcements != null && context != null) {
 			RouteInfo route = HttpClientContext.castOrCreate(context).getHttpRoute();
 			if (route != null) {
@@ -81,6 +87,10 @@ public final class ServerAwareKeepAliveStrategy implements ConnectionKeepAliveSt
 			}
 		}
 		return TimeValue.ofMilliseconds(granted);
+	}
+
+	private long granted(long millis) {
+		return Math.max(MINIMUM_MILLIS, Math.min(millis, this.maxMillis));
 	}
 
 	/**

@@ -1,0 +1,90 @@
+package io.github.httppool.pool.internal;
+
+import java.net.ProxySelector;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+
+import org.apache.hc.client5.http.impl.DefaultSchemePortResolver;
+import org.apache.hc.client5.http.impl.routing.SystemDefaultRoutePlanner;
+import org.apache.hc.core5.http.HttpException;
+import org.apache.hc.core5.http.HttpHost;
+import org.apache.hc.core5.http.protocol.HttpContext;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The route planner of a client without a configured proxy: it follows the JVM's proxy
+ * settings as {@link SystemDefaultRoutePlanner} does, without a URI built and the
+ * selector asked on every request. The JDK's own selector answers from system properties
+ * alone, so its answer for a target host is kept until one of those properties changes;
+ * any other selector (or the JVM's system proxies) is asked on every request, as it may
+ * answer differently each time.
+ *
+ * @since 0.1.0
+ */
+public final class SystemProxyRoutePlanner extends SystemDefaultRoutePlanner {
+
+	/** The system properties the JDK's default selector reads when it selects. */
+	private static final String[] PROPERTIES = { "http.proxyHost", "http.proxyPort", "http.nonProxyHosts",
+			"https.proxyHost", "https.proxyPort", "proxyHost", "proxyPort", "socksProxyHost", "socksProxyPort",
+			"socksNonProxyHosts" };
+
+	/** Beyond this many target hosts, the others are asked for on every request. */
+	private static final int MAX_HOSTS = 1024;
+
+	private final boolean answersFromProperties;
+
+	private final Map<HttpHost, Answer> answers = new ConcurrentHashMap<>();
+
+	/**
+	 * Create a planner.
+	 * @param selector the JVM's proxy selector, or {@code null} for the default one at
+	 * each request
+	 */
+	public SystemProxyRoutePlanner(@Nullable ProxySelector selector) {
+		super(DefaultSchemePortResolver.INSTANCE, selector);
+		this.answersFromProperties = selector != null
+				&& "sun.net.spi.DefaultProxySelector".equals(selector.getClass().getName())
+				&& !Boolean.getBoolean("java.net.useSystemProxies");
+	}
+
+	@Override
+	protected @Nullable HttpHost determineProxy(HttpHost target, @Nullable HttpContext context) throws HttpException {
+		if (!this.answersFromProperties) {
+			return super.determineProxy(target, context);
+		}
+		Answer answer = this.answers.get(target);
+		if (answer == null || !answer.isCurrent()) {
+			answer = new Answer(properties(), super.determineProxy(target, context));
+			if (this.answers.size() < MAX_HOSTS || this.answers.containsKey(target)) {
+				this.answers.put(target, answer);
+			}
+		}
+		return answer.proxy;
+	}
+
+	private static @Nullable String[] properties() {
+		String[] values = new String[PROPERTIES.length];
+		for (int i = 0; i < values.length; i++) {
+			values[i] = System.getProperty(PROPERTIES[i]);
+		}
+		return values;
+	}
+
+	/**
+	 * The selector's answer for one target host, and the properties it was given under.
+	 */
+	private record Answer(@Nullable String[] properties, @Nullable HttpHost proxy) {
+
+		boolean isCurrent() {
+			for (int i = 0; i < PROPERTIES.length; i++) {
+				if (!Objects.equals(System.getProperty(PROPERTIES[i]), this.properties[i])) {
+					return false;
+				}
+			}
+			return true;
+		}
+
+	}
+
+}
