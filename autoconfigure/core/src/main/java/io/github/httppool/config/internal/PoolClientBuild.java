@@ -6,6 +6,7 @@ import io.github.httppool.pool.HttpPool;
 import io.github.httppool.pool.internal.CallDeadlineHandler;
 import io.github.httppool.pool.internal.ConnectionFailureRetryStrategy;
 import io.github.httppool.pool.internal.ConnectionRetirement;
+import io.github.httppool.pool.internal.HostHeaders;
 import io.github.httppool.pool.internal.ManagedPool;
 import io.github.httppool.pool.internal.MonitoredConnectionManager;
 import io.github.httppool.pool.internal.NoCookieStore;
@@ -247,6 +248,7 @@ final class PoolClientBuild {
 			.setDefaultCookieSpecRegistry(CookieSpecSupport.createDefault())
 			.addRequestInterceptorLast(NoCookieStore.ADD_COOKIES)
 			.addResponseInterceptorLast(NoCookieStore.PROCESS_COOKIES)
+			.addRequestInterceptorFirst(new HostHeaders())
 			.disableConnectionState()
 			.addExecInterceptorBefore(ChainElement.CONNECT.name(), "http-pool-exhaustion",
 					manager.exhaustionHandler());
