@@ -24,10 +24,15 @@ import org.jspecify.annotations.Nullable;
  */
 public final class SystemProxyRoutePlanner extends SystemDefaultRoutePlanner {
 
-	/** The system properties the JDK's default selector reads when it selects. */
-	private static final String[] PROPERTIES = { "http.proxyHost", "http.proxyPort", "http.nonProxyHosts",
-			"https.proxyHost", "https.proxyPort", "proxyHost", "proxyPort", "socksProxyHost", "socksProxyPort",
+	/**
+	 * The system properties the JDK's default selector reads when it selects: first those
+	 * that name a proxy host, without which it reads none of the others.
+	 */
+	private static final String[] PROPERTIES = { "http.proxyHost", "https.proxyHost", "proxyHost", "socksProxyHost",
+			"http.proxyPort", "http.nonProxyHosts", "https.proxyPort", "proxyPort", "socksProxyPort",
 			"socksNonProxyHosts" };
+
+	private static final int HOST_PROPERTIES = 4;
 
 	/** Beyond this many target hosts, the others are asked for on every request. */
 	private static final int MAX_HOSTS = 1024;
@@ -77,10 +82,16 @@ public final class SystemProxyRoutePlanner extends SystemDefaultRoutePlanner {
 	private record Answer(@Nullable String[] properties, @Nullable HttpHost proxy) {
 
 		boolean isCurrent() {
+			boolean proxyHost = false;
 			for (int i = 0; i < PROPERTIES.length; i++) {
-				if (!Objects.equals(System.getProperty(PROPERTIES[i]), this.properties[i])) {
+				if (i == HOST_PROPERTIES && !proxyHost) {
+					return true;
+				}
+				String value = System.getProperty(PROPERTIES[i]);
+				if (!Objects.equals(value, this.properties[i])) {
 					return false;
 				}
+				proxyHost |= value != null;
 			}
 			return true;
 		}

@@ -26,10 +26,13 @@ class SystemProxyRoutePlannerTests {
 			assertThat(route.getProxyHost()).isNotNull();
 			assertThat(route.getProxyHost().getHostName()).isEqualTo("proxy.example");
 			assertThat(route.getProxyHost().getPort()).isEqualTo(3128);
+			System.setProperty("http.nonProxyHosts", "*.example");
+			assertThat(planner.determineRoute(target, HttpClientContext.create()).getProxyHost()).isNull();
 		}
 		finally {
 			System.clearProperty("http.proxyHost");
 			System.clearProperty("http.proxyPort");
+			System.clearProperty("http.nonProxyHosts");
 		}
 		assertThat(planner.determineRoute(target, HttpClientContext.create()).getProxyHost()).isNull();
 	}
