@@ -27,7 +27,7 @@ import org.springframework.util.Assert;
  * Spreads a pool's connections over every address its host names resolve to, follows
  * DNS and retires connections to addresses that left.
  * <p>
- * Its {@link #resolver() resolver} orders the addresses of a host so that a new
+ * As the pool's DNS resolver it orders the addresses of a host so that a new
  * connection goes to the address with the fewest open connections of this pool (ties:
  * round robin); an address whose last connect failed comes last, for a back-off that
  * doubles from one second up to the refresh interval. {@link #refresh()} resolves the
