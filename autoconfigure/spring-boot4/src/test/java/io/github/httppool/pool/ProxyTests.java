@@ -3,10 +3,12 @@ package io.github.httppool.pool;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 
+import io.github.httppool.config.HttpPoolHttpClientCustomizer;
 import io.github.httppool.testsupport.FailureReports;
 import io.github.httppool.testsupport.LoopbackHttpServer;
 import io.github.httppool.testsupport.LoopbackProxy;
 import io.github.httppool.testsupport.TestTls;
+import org.apache.hc.core5.http.HttpHost;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -99,6 +101,24 @@ class ProxyTests {
 				assertThat(this.proxy.acceptedConnections()).isZero();
 				assertThat(this.server.requestCount("/direct")).isEqualTo(1);
 			});
+	}
+
+	@Test
+	void aProxySetByAnHttpClientCustomizerIsUsedWhenNoProxyIsConfigured() {
+		this.server = LoopbackHttpServer.http();
+		try (LoopbackProxy open = new LoopbackProxy(null, null)) {
+			HttpPoolHttpClientCustomizer customizer = (name, builder) -> builder
+				.setProxy(new HttpHost("http", "127.0.0.1", open.port()));
+			PoolTestSupport.contextRunner()
+				.withBean(HttpPoolHttpClientCustomizer.class, () -> customizer)
+				.run((context) -> {
+					RestClient client = context.getBean(RestClient.class);
+					assertThat(client.get().uri(this.server.url("/customized")).retrieve().body(String.class))
+						.contains("/customized");
+					assertThat(open.forwardedRequests()).isEqualTo(1);
+					assertThat(this.proxy.acceptedConnections()).isZero();
+				});
+		}
 	}
 
 	@Test

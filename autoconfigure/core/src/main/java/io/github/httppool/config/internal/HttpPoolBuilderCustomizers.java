@@ -37,6 +37,15 @@ public record HttpPoolBuilderCustomizers(List<HttpPoolConnectionManagerCustomize
 		this(connectionManager, httpClient, SpringBootBuilderCustomizations.NONE);
 	}
 
+	/**
+	 * Return whether application code may customize the HTTP client builder: a customizer
+	 * bean of the starter's or of Spring Boot's.
+	 * @return whether any such customizer applies
+	 */
+	boolean customizeHttpClient() {
+		return !this.httpClient.isEmpty() || !this.springBoot.names().isEmpty();
+	}
+
 	void customize(String clientName, PoolingHttpClientConnectionManagerBuilder builder) {
 		this.connectionManager.forEach((customizer) -> customizer.customize(clientName, builder));
 	}

@@ -130,7 +130,7 @@ final class PoolClientBuild {
 					configure(manager);
 				}
 			})
-			.withHttpClientCustomizer(this::configure);
+			.withHttpClientCustomizer((httpClient) -> configure(httpClient, customizers.customizeHttpClient()));
 		if (generation != null) {
 			builder = generation.withConnectionConfigCustomizer(builder, this::connectionConfig);
 			builder = generation.withTlsSocketStrategyFactory(builder, (bundle) -> {
@@ -226,9 +226,11 @@ final class PoolClientBuild {
 	/**
 	 * Lease through the monitor from the pool's connection manager without owning it:
 	 * leases are timed and tracked, and a pool timeout becomes an exception that says what
-	 * to change.
+	 * to change. Without a configured proxy the JVM's proxy settings apply: through a
+	 * route planner that keeps the answer per host, unless application code customizes
+	 * the builder (its proxy or route planner then applies as HttpClient applies it).
 	 */
-	private void configure(HttpClientBuilder builder) {
+	private void configure(HttpClientBuilder builder, boolean applicationCustomizes) {
 		PoolingHttpClientConnectionManager pool = connectionManager();
 		RouteConnectionConfigResolver connectionConfigs = this.connectionConfigs;
 		ClientSettings client = this.client;
@@ -253,8 +255,12 @@ final class PoolClientBuild {
 			.addExecInterceptorBefore(ChainElement.CONNECT.name(), "http-pool-exhaustion",
 					manager.exhaustionHandler());
 		HttpRoutePlanner routePlanner = this.mapper.routePlanner();
-		builder.setRoutePlanner((routePlanner != null) ? routePlanner
-				: new SystemProxyRoutePlanner(ProxySelector.getDefault()));
+		if (routePlanner != null) {
+			builder.setRoutePlanner(routePlanner);
+		}
+		else if (!applicationCustomizes) {
+			builder.setRoutePlanner(new SystemProxyRoutePlanner(ProxySelector.getDefault()));
+		}
 		CredentialsProvider proxyCredentials = this.mapper.proxyCredentials();
 		if (proxyCredentials != null) {
 			builder.setDefaultCredentialsProvider(proxyCredentials);
