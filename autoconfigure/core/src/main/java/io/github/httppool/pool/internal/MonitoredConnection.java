@@ -10,6 +10,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import javax.net.ssl.SSLSession;
 import javax.net.ssl.SSLSocket;
 
+import org.apache.hc.client5.http.impl.ConnectionHolder;
 import org.apache.hc.client5.http.impl.io.DefaultHttpResponseParserFactory;
 import org.apache.hc.client5.http.impl.io.ManagedHttpClientConnectionFactory;
 import org.apache.hc.client5.http.io.ConnectionEndpoint;
@@ -124,11 +125,15 @@ final class MonitoredConnection implements ManagedHttpClientConnection, Identifi
 	}
 
 	/**
-	 * Return the monitored connection of an endpoint of the pool, {@code null} if the
-	 * endpoint has no open connection. The endpoint hands its connection to a request
-	 * executor that sends nothing, the one way every supported HttpClient version offers.
+	 * Return the monitored connection of an endpoint of the pool, {@code null} if it has
+	 * none: on HttpClient 5.5 and later the endpoint holds it ({@code ConnectionHolder});
+	 * on HttpClient 5.4 an open endpoint hands it to a request executor that sends
+	 * nothing, and a closed one answers {@code null}.
 	 */
 	static @Nullable MonitoredConnection of(ConnectionEndpoint endpoint) {
+		if (Holder.PRESENT) {
+			return Holder.connection(endpoint);
+		}
 		if (!endpoint.isConnected()) {
 			return null;
 		}
@@ -539,6 +544,29 @@ final class MonitoredConnection implements ManagedHttpClientConnection, Identifi
 				throws IOException, HttpException {
 			this.buffer = buffer;
 			return this.parser.parse(buffer, inputStream);
+		}
+
+	}
+
+	/** HttpClient 5.5's access to an endpoint's connection, loaded only where it exists. */
+	private static final class Holder {
+
+		static final boolean PRESENT = isPresent();
+
+		private static boolean isPresent() {
+			try {
+				Class.forName("org.apache.hc.client5.http.impl.ConnectionHolder", false,
+						MonitoredConnection.class.getClassLoader());
+				return true;
+			}
+			catch (ClassNotFoundException | LinkageError ex) {
+				return false;
+			}
+		}
+
+		static @Nullable MonitoredConnection connection(ConnectionEndpoint endpoint) {
+			return (endpoint instanceof ConnectionHolder holder
+					&& holder.get() instanceof MonitoredConnection connection) ? connection : null;
 		}
 
 	}
