@@ -188,12 +188,16 @@ class RouteSslBundleTests {
 					List<String> principals = partnerA.clientPrincipals();
 					return "CN=http-pool-test-client-rotated".equals(principals.get(principals.size() - 1));
 				}, Duration.ofSeconds(20));
-				// Spring Boot may reload once per rewritten file: wait until a call opens no new connection.
+				// Spring Boot may reload once per rewritten file, each reload retiring the connections:
+				// wait until calls over a second, ten quiet periods, open no new connection.
 				partnerA.await("calls that reuse the rotated connection", () -> {
 					int before = partnerA.acceptedConnections();
-					client.get().uri(partnerA.url("/settle")).retrieve().toBodilessEntity();
+					for (int i = 0; i < 5; i++) {
+						client.get().uri(partnerA.url("/settle")).retrieve().toBodilessEntity();
+						sleep(200);
+					}
 					return partnerA.acceptedConnections() == before;
-				}, Duration.ofSeconds(20));
+				}, Duration.ofSeconds(30));
 				assertThat(partnerA.clientPrincipals().get(partnerA.clientPrincipals().size() - 1))
 					.isEqualTo("CN=http-pool-test-client-rotated");
 				int connections = partnerA.acceptedConnections();
@@ -202,6 +206,16 @@ class RouteSslBundleTests {
 				}
 				assertThat(partnerA.acceptedConnections()).isEqualTo(connections);
 			});
+	}
+
+	private static void sleep(long millis) {
+		try {
+			Thread.sleep(millis);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException(ex);
+		}
 	}
 
 	private LoopbackHttpServer server(javax.net.ssl.SSLContext sslContext) {
