@@ -122,8 +122,9 @@ public final class MonitoredConnectionManager implements HttpClientConnectionMan
 	}
 
 	@Override
-	public LeaseRequest lease(String id, HttpRoute route, Timeout requestTimeout, @Nullable Object state) {
+	public LeaseRequest lease(String id, HttpRoute plannedRoute, Timeout requestTimeout, @Nullable Object state) {
 		this.monitor.reclaimUnreachable();
+		HttpRoute route = this.monitor.route(plannedRoute);
 		long start = System.nanoTime();
 		boolean forRetry = state == RETRY;
 		Object poolState = forRetry ? null : state;

@@ -48,6 +48,8 @@ public final class PoolMonitor {
 
 	private static final Duration WARNING_WINDOW = Duration.ofMinutes(1);
 
+	private static final int MAX_KNOWN_ROUTES = 4096;
+
 	private final String name;
 
 	private final Options options;
@@ -69,6 +71,9 @@ public final class PoolMonitor {
 	private final Map<LeaseOutcome, LongAdder> leaseCounts = counters(LeaseOutcome.class);
 
 	private final Map<LeaseReclaim, LongAdder> reclaimed = counters(LeaseReclaim.class);
+
+	/** One instance per route, see {@link #route(HttpRoute)}. */
+	private final Map<HttpRoute, HttpRoute> routes = new ConcurrentHashMap<>();
 
 	/** Per route, when a reclaim was last logged and how many were not logged since. */
 	private final Map<HttpRoute, long[]> reclaimWarnings = new ConcurrentHashMap<>();
@@ -284,6 +289,7 @@ public final class PoolMonitor {
 	 * @param routes the routes the pool still holds
 	 */
 	public void routesRetained(Set<HttpRoute> routes) {
+		this.routes.keySet().retainAll(routes);
 		long now = System.nanoTime();
 		this.reclaimWarnings.entrySet()
 			.removeIf((entry) -> !routes.contains(entry.getKey())
@@ -294,6 +300,24 @@ public final class PoolMonitor {
 	}
 
 	// ------------------------------------------------------------------ leases
+
+	/**
+	 * Return the one instance the pool uses for a route. HttpClient plans a new route
+	 * object for every request; leasing with the pool's instance lets the pool's and the
+	 * listeners' per-route maps find it by identity rather than by comparing its fields.
+	 * @param route a route
+	 * @return an equal route, the same instance for every lease of that route
+	 */
+	HttpRoute route(HttpRoute route) {
+		HttpRoute known = this.routes.get(route);
+		if (known == null) {
+			if (this.routes.size() >= MAX_KNOWN_ROUTES) {
+				return route;
+			}
+			known = this.routes.putIfAbsent(route, route);
+		}
+		return (known != null) ? known : route;
+	}
 
 	Set<LeasedEndpoint.Lease> currentLeases() {
 		return Collections.unmodifiableSet(this.leases);
