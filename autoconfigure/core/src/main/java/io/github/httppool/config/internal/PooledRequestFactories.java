@@ -1,5 +1,6 @@
 package io.github.httppool.config.internal;
 
+import java.net.URI;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
@@ -8,6 +9,7 @@ import java.util.function.Function;
 import io.github.httppool.pool.internal.Milliseconds;
 import io.github.httppool.pool.internal.SpringBootHttpClientFeatures;
 import org.apache.hc.client5.http.classic.HttpClient;
+import org.apache.hc.core5.http.ClassicHttpRequest;
 import org.apache.hc.client5.http.config.RequestConfig;
 import org.apache.hc.client5.http.cookie.BasicCookieStore;
 import org.apache.hc.client5.http.cookie.CookieStore;
@@ -17,6 +19,7 @@ import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.http.client.HttpClientSettings;
 import org.springframework.boot.http.client.HttpRedirects;
+import org.springframework.http.HttpMethod;
 import org.springframework.http.client.HttpComponentsClientHttpRequestFactory;
 
 /**
@@ -135,6 +138,12 @@ public final class PooledRequestFactories {
 		PooledClientHttpRequestFactory(HttpClient httpClient, RequestOverrides overrides) {
 			super(httpClient);
 			this.overrides = overrides;
+		}
+
+		@Override
+		protected ClassicHttpRequest createHttpUriRequest(HttpMethod httpMethod, URI uri) {
+			PooledRequest request = PooledRequest.of(httpMethod, uri);
+			return (request != null) ? request : super.createHttpUriRequest(httpMethod, uri);
 		}
 
 		@Override

@@ -1,0 +1,81 @@
+package io.github.httppool.config.internal;
+
+import java.net.URI;
+import java.net.URISyntaxException;
+
+import org.apache.hc.client5.http.classic.methods.HttpUriRequestBase;
+import org.apache.hc.core5.net.URIAuthority;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.http.HttpMethod;
+
+/**
+ * A request of the pooled request factories that answers {@link #getUri()} with the URI
+ * it was created for, as long as nothing changed its target, instead of assembling and
+ * parsing a new one: Spring's client observation asks for the URI of every request.
+ * Only URIs that HttpClient would give back unchanged are kept (a scheme, a host, a
+ * path, no user information, no fragment), so that what the observation sees is the same.
+ */
+final class PooledRequest extends HttpUriRequestBase {
+
+	private static final long serialVersionUID = 1L;
+
+	private transient @Nullable URI uri;
+
+	private PooledRequest(String method, URI uri) {
+		super(method, uri);
+		this.uri = uri;
+	}
+
+	/**
+	 * Create a request that keeps its URI, or return {@code null} if HttpClient's own
+	 * request class should be used: for a method other than GET, HEAD, POST, PUT, PATCH
+	 * or DELETE, or a URI that HttpClient would give back in another form.
+	 * @param method the method
+	 * @param uri the URI
+	 * @return the request, or {@code null}
+	 */
+	static @Nullable PooledRequest of(HttpMethod method, URI uri) {
+		if (!isPlain(method) || uri.getScheme() == null || uri.getHost() == null || uri.getRawUserInfo() != null
+				|| uri.getRawFragment() != null || uri.getRawPath() == null || !uri.getRawPath().startsWith("/")) {
+			return null;
+		}
+		return new PooledRequest(method.name(), uri);
+	}
+
+	private static boolean isPlain(HttpMethod method) {
+		return HttpMethod.GET.equals(method) || HttpMethod.POST.equals(method) || HttpMethod.PUT.equals(method)
+				|| HttpMethod.DELETE.equals(method) || HttpMethod.PATCH.equals(method) || HttpMethod.HEAD.equals(method);
+	}
+
+	@Override
+	public URI getUri() throws URISyntaxException {
+		URI kept = this.uri;
+		return (kept != null) ? kept : super.getUri();
+	}
+
+	@Override
+	public void setUri(URI requestUri) {
+		super.setUri(requestUri);
+		this.uri = null;
+	}
+
+	@Override
+	public void setScheme(String scheme) {
+		super.setScheme(scheme);
+		this.uri = null;
+	}
+
+	@Override
+	public void setAuthority(URIAuthority authority) {
+		super.setAuthority(authority);
+		this.uri = null;
+	}
+
+	@Override
+	public void setPath(String path) {
+		super.setPath(path);
+		this.uri = null;
+	}
+
+}
