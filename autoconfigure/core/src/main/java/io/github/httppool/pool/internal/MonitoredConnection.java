@@ -290,10 +290,10 @@ final class MonitoredConnection implements ManagedHttpClientConnection, Identifi
 	 * blocks.
 	 */
 	boolean hasUnreadInput() {
-		SessionInputBuffer buffer = this.inputBuffer.buffer;
-		if (buffer != null && buffer.length() > 0) {
+		if (hasBufferedInput()) {
 			return true;
 		}
+		SessionInputBuffer buffer = this.inputBuffer.buffer;
 		try {
 			Socket socket = this.delegate.getSocket();
 			if (socket == null || socket.isClosed()) {
@@ -311,6 +311,11 @@ final class MonitoredConnection implements ManagedHttpClientConnection, Identifi
 		catch (IOException ex) {
 			return true;
 		}
+	}
+
+	private boolean hasBufferedInput() {
+		SessionInputBuffer buffer = this.inputBuffer.buffer;
+		return buffer != null && buffer.length() > 0;
 	}
 
 	@Override
@@ -450,7 +455,8 @@ final class MonitoredConnection implements ManagedHttpClientConnection, Identifi
 		if (!this.delegate.isConsistent() || this.discardReason != null) {
 			return false;
 		}
-		if (hasUnreadInput()) {
+		// Bytes on the socket are looked for when the connection is next leased, once per call.
+		if (hasBufferedInput()) {
 			this.discardReason = CloseReason.UNREAD_INPUT;
 			return false;
 		}

@@ -1,7 +1,9 @@
 package io.github.httppool.pool.internal;
 
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 import org.apache.hc.client5.http.HttpRoute;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
@@ -28,11 +30,21 @@ class PoolRouteInstanceTests {
 		try (PoolingHttpClientConnectionManager pool = PoolingHttpClientConnectionManagerBuilder.create().build()) {
 			MonitoredConnectionManager manager = new MonitoredConnectionManager(this.monitor, pool,
 					(route) -> TimeValue.NEG_ONE_MILLISECOND, null);
+			List<HttpRoute> reported = new CopyOnWriteArrayList<>();
+			this.monitor.addListener(new PoolListener() {
+
+				@Override
+				public void leaseEnded(HttpRoute route, long waitNanos, LeaseOutcome outcome) {
+					reported.add(route);
+				}
+
+			});
 			HttpRoute first = route(8080);
 			HttpRoute second = route(8080);
 			ConnectionEndpoint one = manager.lease("one", first, Timeout.ofSeconds(5), null).get(Timeout.ofSeconds(5));
 			ConnectionEndpoint two = manager.lease("two", second, Timeout.ofSeconds(5), null)
 				.get(Timeout.ofSeconds(5));
+			assertThat(reported).hasSize(2).allSatisfy((route) -> assertThat(route).isSameAs(first));
 			assertThat(pool.getRoutes()).singleElement().isSameAs(first);
 			assertThat(this.monitor.route(route(8080))).isSameAs(first);
 			assertThat(this.monitor.route(route(8081))).isNotSameAs(first).isEqualTo(route(8081));
