@@ -35,24 +35,13 @@ import org.apache.hc.core5.util.Timeout;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A pooled connection that reports when it is established (TCP connect and TLS handshake
- * times, measured between the {@code bind} calls HttpClient makes while connecting) and,
- * when it is closed, why.
- * <p>
- * It is never reused while it holds input that no response accounts for: bytes a server
- * sent beyond its response would otherwise be read by the next caller as the answer to
- * its own request. It checks, without blocking, HttpClient's read-ahead buffer, the TLS
- * layer's decrypted buffer and the socket, when it is released (it then reports itself
- * inconsistent, so the pool closes it) and when it is leased again (the lease then hands
- * it back to be closed and leases another). Likewise it is not
- * reused once it has outlived its share of the route's time to live: each connection
- * draws a share between {@value PoolMonitor#LIFETIME_SPREAD_PERCENT}% less than the time to
- * live and all of it, so that connections opened together are renewed at different
- * times.
- * <p>
- * State flags are written by the thread that holds the connection (the pool hands it
- * over under its lock) and read when it is closed. Nothing passes through thread-locals:
- * a lease finds the connection through the pool's endpoint.
+ * A pooled connection that reports its connect and TLS handshake times (between the
+ * {@code bind} calls HttpClient makes) and why it closes. It is not reused while it holds
+ * input no response accounts for (the next caller would read it as its answer), nor once
+ * it outlived its share of the route's time to live (up to
+ * {@value PoolMonitor#LIFETIME_SPREAD_PERCENT}% less, so connections opened together are
+ * renewed at different times). State flags are written by the thread holding the
+ * connection (the pool hands it over under its lock) and read when it is closed.
  */
 final class MonitoredConnection implements ManagedHttpClientConnection, Identifiable {
 
@@ -70,7 +59,7 @@ final class MonitoredConnection implements ManagedHttpClientConnection, Identifi
 
 	volatile long idleSinceNanos;
 
-	/** Keep-alive granted at the last release, -1 if unknown or unlimited. */
+	/** Keep-alive granted at the last release, -1 if unknown. */
 	volatile long keepAliveNanos = -1;
 
 	/** The time to live of its route at the last lease, -1 if none. */
@@ -90,16 +79,12 @@ final class MonitoredConnection implements ManagedHttpClientConnection, Identifi
 
 	volatile boolean serverClose;
 
-	/** Why the connection must not be reused, decided when it was leased or released. */
+	/** Why the connection must not be reused. */
 	volatile @Nullable CloseReason discardReason;
 
-	/**
-	 * The share of the time to live this connection lives, drawn when it is established
-	 * so that connections opened together do not all expire together.
-	 */
+	/** The share of the time to live this connection lives. */
 	volatile double lifetimeShare = 1.0;
 
-	/** The address this connection is connected to, as the pool's balancer knows it. */
 	volatile AddressBalancer.@Nullable Address address;
 
 	private MonitoredConnection(PoolMonitor monitor, ManagedHttpClientConnection delegate,
@@ -109,10 +94,6 @@ final class MonitoredConnection implements ManagedHttpClientConnection, Identifi
 		this.inputBuffer = inputBuffer;
 	}
 
-	/**
-	 * Create a connection of HttpClient's with an {@link InputBufferProbe} as its
-	 * response parser, and monitor it.
-	 */
 	static MonitoredConnection create(PoolMonitor monitor, @Nullable SSLSocket sslSocket, @Nullable Socket socket)
 			throws IOException {
 		InputBufferProbe probe = new InputBufferProbe();
@@ -125,10 +106,8 @@ final class MonitoredConnection implements ManagedHttpClientConnection, Identifi
 	}
 
 	/**
-	 * Return the monitored connection of an endpoint of the pool, {@code null} if it has
-	 * none: on HttpClient 5.5 and later the endpoint holds it ({@code ConnectionHolder});
-	 * on HttpClient 5.4 an open endpoint hands it to a request executor that sends
-	 * nothing, and a closed one answers {@code null}.
+	 * Return the connection of a pool endpoint: HttpClient 5.5+ endpoints hold it; on 5.4
+	 * an open endpoint hands it to a request executor that sends nothing.
 	 */
 	static @Nullable MonitoredConnection of(ConnectionEndpoint endpoint) {
 		if (Holder.PRESENT) {
@@ -146,8 +125,6 @@ final class MonitoredConnection implements ManagedHttpClientConnection, Identifi
 		}
 		return lookup.connection;
 	}
-
-	// ------------------------------------------------------------------ lifecycle hooks
 
 	@Override
 	public void bind(Socket socket) throws IOException {
@@ -214,14 +191,7 @@ final class MonitoredConnection implements ManagedHttpClientConnection, Identifi
 		this.delegate.activate();
 	}
 
-	/**
-	 * Return whether the connection may serve a lease: a new one may; a pooled one may
-	 * not once it is being retired, holds unread input, outlived its share of the time to
-	 * live or is suspect, and then keeps the reason it is closed for.
-	 * @param timeToLiveNanos the time to live of the route, -1 for none
-	 * @param forRetry whether the lease is for the retry of a request that failed before
-	 * its response
-	 */
+	/** Return whether the connection may serve a lease, else keep why it must close. */
 	boolean leasable(long timeToLiveNanos, boolean forRetry) {
 		this.timeToLiveNanos = timeToLiveNanos;
 		CloseReason discard = this.discardReason;
@@ -237,12 +207,9 @@ final class MonitoredConnection implements ManagedHttpClientConnection, Identifi
 	}
 
 	/**
-	 * Return whether the connection must not serve this lease because it is suspect. The
-	 * retry of a request that failed before its response reuses no pooled connection: the
-	 * event that closed the failed one (a restart, a reload) may still be closing others,
-	 * and a new connection is out of its reach. Other callers check (a 1 ms read) a
-	 * connection that was idle when another connection to its host failed that way, and
-	 * discard it if found closed.
+	 * A retry reuses no pooled connection: the event that closed the failed one (a
+	 * restart, a reload) may still be closing others. Other callers check a connection
+	 * that was idle when another one to its host failed before its response.
 	 */
 	private boolean isSuspect(boolean forRetry) {
 		if (forRetry) {
@@ -260,11 +227,7 @@ final class MonitoredConnection implements ManagedHttpClientConnection, Identifi
 		}
 	}
 
-	/**
-	 * Stop reusing this connection: it is closed now if idle, else when it is released.
-	 * @param reason why
-	 * @return whether the connection was not being retired already
-	 */
+	/** Stop reusing this connection: closed now if idle, else when released. */
 	boolean retire(CloseReason reason) {
 		synchronized (this) {
 			if (this.discardReason != null || !this.established) {
@@ -273,7 +236,6 @@ final class MonitoredConnection implements ManagedHttpClientConnection, Identifi
 			this.discardReason = reason;
 		}
 		if (this.idle) {
-			// A caller that leases it meanwhile sees the reason and hands it back.
 			close(CloseMode.GRACEFUL);
 		}
 		return true;
@@ -284,12 +246,8 @@ final class MonitoredConnection implements ManagedHttpClientConnection, Identifi
 				&& System.nanoTime() - this.connectedAtNanos >= (long) (timeToLiveNanos * this.lifetimeShare);
 	}
 
-	/**
-	 * Return whether the connection holds input that no response accounts for: bytes in
-	 * HttpClient's read-ahead buffer, in the TLS layer's buffer or on the socket. Never
-	 * blocks.
-	 */
-	boolean hasUnreadInput() {
+	/** Return, without blocking, whether bytes wait in HttpClient's buffer, the TLS layer or the socket. */
+	private boolean hasUnreadInput() {
 		if (hasBufferedInput()) {
 			return true;
 		}
@@ -356,13 +314,7 @@ final class MonitoredConnection implements ManagedHttpClientConnection, Identifi
 		this.monitor.connectionClosed(this);
 	}
 
-	/**
-	 * Note an I/O failure of an exchange before any byte of the response arrived: the
-	 * request may be retried on a connection checked just now or a new one, and the host's
-	 * other idle connections become suspect. Typically a reused connection that the server
-	 * closed (a restart, a reload); a new connection that a dying server reset is handled
-	 * alike.
-	 */
+	/** The request may be retried, and the host's other idle connections become suspect. */
 	private void failedBeforeResponse() {
 		this.error = true;
 		this.failedBeforeResponse = true;
@@ -372,8 +324,6 @@ final class MonitoredConnection implements ManagedHttpClientConnection, Identifi
 			address.host.suspect = true;
 		}
 	}
-
-	// ------------------------------------------------------------------ exchanges
 
 	@Override
 	public void sendRequestHeader(ClassicHttpRequest request) throws HttpException, IOException {
@@ -448,14 +398,12 @@ final class MonitoredConnection implements ManagedHttpClientConnection, Identifi
 		}
 	}
 
-	// ------------------------------------------------------------------ plain delegation
-
 	@Override
 	public boolean isConsistent() {
 		if (!this.delegate.isConsistent() || this.discardReason != null) {
 			return false;
 		}
-		// Bytes on the socket are looked for when the connection is next leased, once per call.
+		// the socket is checked at the next lease, once per call
 		if (hasBufferedInput()) {
 			this.discardReason = CloseReason.UNREAD_INPUT;
 			return false;
@@ -525,18 +473,14 @@ final class MonitoredConnection implements ManagedHttpClientConnection, Identifi
 	}
 
 	/**
-	 * The response parser of one connection, which remembers the connection's input buffer
-	 * so that bytes left in it after an exchange can be seen without reading the socket.
-	 * HttpClient reads ahead into that buffer, so bytes a server sent beyond its response
-	 * usually wait there, where neither the socket nor HttpClient's staleness check sees
-	 * them.
+	 * The response parser of one connection, which remembers its input buffer: HttpClient
+	 * reads ahead into it, where neither the socket nor the staleness check sees bytes.
 	 */
 	static final class InputBufferProbe
 			implements HttpMessageParserFactory<ClassicHttpResponse>, HttpMessageParser<ClassicHttpResponse> {
 
 		private @Nullable HttpMessageParser<ClassicHttpResponse> parser;
 
-		/** The connection's buffer, once it parsed a response. */
 		volatile @Nullable SessionInputBuffer buffer;
 
 		@Override
