@@ -30,11 +30,9 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.util.Assert;
 
 /**
- * The observability hub of one pool: it makes the pool's connections (which count and
- * time themselves and learn why they close), keeps running totals, tracks leased
- * connections for leak detection and reclaim, and hands every event to the registered
- * {@link PoolListener listeners}, such as the Micrometer binder. It needs no Micrometer.
- * The {@link MonitoredConnectionManager} made over the pool reports its leases here.
+ * The observability hub of one pool: it makes the pool's connections, keeps running
+ * totals, tracks leases for leak detection and reclaim, and hands every event to the
+ * {@link PoolListener listeners}. It needs no Micrometer.
  *
  * @since 0.1.0
  */
@@ -72,7 +70,6 @@ public final class PoolMonitor {
 
 	private final Map<LeaseReclaim, LongAdder> reclaimed = counters(LeaseReclaim.class);
 
-	/** One instance per route, see {@link #route(HttpRoute)}. */
 	private final Map<HttpRoute, HttpRoute> routes = new ConcurrentHashMap<>();
 
 	/** Per route, when a reclaim was last logged and how many were not logged since. */
@@ -94,8 +91,7 @@ public final class PoolMonitor {
 	 * Create a monitor.
 	 * @param name the pool name, used in messages and as the {@code client} tag
 	 * @param options what the monitor needs to know about the pool's settings
-	 * @param addresses the balancer that spreads the pool's connections over addresses
-	 * (its resolver must be the pool's), or {@code null} if the pool has none
+	 * @param addresses the pool's address balancer (its resolver), or {@code null}
 	 */
 	public PoolMonitor(String name, Options options, @Nullable AddressBalancer addresses) {
 		Assert.hasText(name, "'name' must not be empty");
@@ -120,36 +116,22 @@ public final class PoolMonitor {
 		return sums;
 	}
 
-	/**
-	 * Return the pool name.
-	 * @return the name
-	 */
+	/** Return the pool name. */
 	public String name() {
 		return this.name;
 	}
 
-	/**
-	 * Return the options the monitor was created with.
-	 * @return the options
-	 */
+	/** Return the options the monitor was created with. */
 	public Options options() {
 		return this.options;
 	}
 
-	/**
-	 * Return the balancer that spreads the pool's connections over addresses.
-	 * @return the balancer, or {@code null} if the pool has none
-	 */
+	/** Return the pool's address balancer, or {@code null}. */
 	public @Nullable AddressBalancer addresses() {
 		return this.addresses;
 	}
 
-	/**
-	 * Return the connection factory for the pool's connection manager: its connections
-	 * are counted and timed, their closing is classified, and a connection that holds
-	 * bytes the server sent beyond its response is closed instead of being reused.
-	 * @return the connection factory
-	 */
+	/** Return the factory of the pool's {@link MonitoredConnection monitored connections}. */
 	public HttpConnectionFactory<ManagedHttpClientConnection> connectionFactory() {
 		return new HttpConnectionFactory<>() {
 
@@ -167,10 +149,7 @@ public final class PoolMonitor {
 		};
 	}
 
-	/**
-	 * Register a listener for the pool's events.
-	 * @param listener the listener
-	 */
+	/** Register a listener for the pool's events. */
 	public synchronized void addListener(PoolListener listener) {
 		PoolListener[] current = this.listeners;
 		PoolListener[] updated = Arrays.copyOf(current, current.length + 1);
@@ -178,85 +157,53 @@ public final class PoolMonitor {
 		this.listeners = updated;
 	}
 
-	/**
-	 * Note that every connection that exists now is being retired (closed now if idle,
-	 * else not reused once released), so that their closing is counted as
-	 * {@link CloseReason#RETIRED}.
-	 */
+	/** Count the closing of every connection that exists now as {@link CloseReason#RETIRED}. */
 	public void retiring() {
 		this.retireMarkNanos = System.nanoTime();
 		this.retired = true;
 	}
 
-	/**
-	 * Note that the pool is being closed, so that the closing of its connections is
-	 * counted as {@link CloseReason#SHUTDOWN}.
-	 */
+	/** Count the closing of every connection from now on as {@link CloseReason#SHUTDOWN}. */
 	public void shutdown() {
 		this.shutdown = true;
 	}
 
-	/**
-	 * Return the number of connections established since start.
-	 * @return the count
-	 */
+	/** Return the number of connections established since start. */
 	public long createdConnections() {
 		return this.created.sum();
 	}
 
-	/**
-	 * Return the number of TLS handshakes completed since start.
-	 * @return the count
-	 */
+	/** Return the number of TLS handshakes completed since start. */
 	public long tlsHandshakes() {
 		return this.tlsHandshakes.sum();
 	}
 
-	/**
-	 * Return the number of connection attempts that failed since start.
-	 * @return the count
-	 */
+	/** Return the number of connection attempts that failed since start. */
 	public long connectFailures() {
 		return this.connectFailures.sum();
 	}
 
-	/**
-	 * Return the number of connections closed since start, by reason.
-	 * @return the counts, in {@link CloseReason} order
-	 */
+	/** Return the number of connections closed since start, by reason. */
 	public Map<CloseReason, Long> closedConnections() {
 		return sums(CloseReason.class, this.closed);
 	}
 
-	/**
-	 * Return the number of lease attempts since start, by outcome.
-	 * @return the counts, in {@link LeaseOutcome} order
-	 */
+	/** Return the number of lease attempts since start, by outcome. */
 	public Map<LeaseOutcome, Long> leases() {
 		return sums(LeaseOutcome.class, this.leaseCounts);
 	}
 
-	/**
-	 * Return the number of leases reclaimed since start, by how they were found.
-	 * @return the counts, in {@link LeaseReclaim} order
-	 */
+	/** Return the number of leases reclaimed since start, by how they were found. */
 	public Map<LeaseReclaim, Long> reclaimedLeases() {
 		return sums(LeaseReclaim.class, this.reclaimed);
 	}
 
-	/**
-	 * Return the number of leases reported as possible leaks since start.
-	 * @return the count
-	 */
+	/** Return the number of leases reported as possible leaks since start. */
 	public long detectedLeaks() {
 		return this.leaks.sum();
 	}
 
-	/**
-	 * Return how long the longest-held connection that is currently leased has been
-	 * held. Leases are tracked only with leak detection or reclaim of unreachable leases.
-	 * @return the duration, zero if none is leased or leases are not tracked
-	 */
+	/** Return how long the longest current lease has lasted, zero if leases are not tracked. */
 	public Duration longestLease() {
 		long now = System.nanoTime();
 		long longest = 0;
@@ -266,11 +213,7 @@ public final class PoolMonitor {
 		return Duration.ofNanos(longest);
 	}
 
-	/**
-	 * Reclaim the leases whose endpoints the garbage collector found unreachable since
-	 * the last call: their connections are closed and handed back to the pool. The pool's
-	 * next lease does so too.
-	 */
+	/** Close and hand back the leases whose endpoints the garbage collector found unreachable. */
 	public void reclaimUnreachable() {
 		if (this.unreachable == null) {
 			return;
@@ -283,11 +226,7 @@ public final class PoolMonitor {
 		}
 	}
 
-	/**
-	 * Tell the listeners which routes the pool still holds, after a clean-up, so that
-	 * they forget the others.
-	 * @param routes the routes the pool still holds
-	 */
+	/** Forget, here and in the listeners, the routes the pool no longer holds. */
 	public void routesRetained(Set<HttpRoute> routes) {
 		this.routes.keySet().retainAll(routes);
 		long now = System.nanoTime();
@@ -299,14 +238,9 @@ public final class PoolMonitor {
 		}
 	}
 
-	// ------------------------------------------------------------------ leases
-
 	/**
-	 * Return the one instance the pool uses for a route. HttpClient plans a new route
-	 * object for every request; leasing with the pool's instance lets the pool's and the
-	 * listeners' per-route maps find it by identity rather than by comparing its fields.
-	 * @param route a route
-	 * @return an equal route, the same instance for every lease of that route
+	 * Return the one instance the pool uses for a route: HttpClient plans a new route per
+	 * request, and per-route maps find the pool's instance by identity.
 	 */
 	HttpRoute route(HttpRoute route) {
 		HttpRoute known = this.routes.get(route);
@@ -329,10 +263,7 @@ public final class PoolMonitor {
 		}
 	}
 
-	/**
-	 * End a lease, once: by its release or by reclaiming it.
-	 * @return whether this call ended it
-	 */
+	/** End a lease once, by its release or reclaim; return whether this call ended it. */
 	boolean released(LeasedEndpoint.Lease lease) {
 		if (!LeasedEndpoint.Lease.ENDED.compareAndSet(lease, false, true)) {
 			return false;
@@ -354,11 +285,7 @@ public final class PoolMonitor {
 		}
 	}
 
-	/**
-	 * Count a reclaimed lease and say so once per route and minute, in a WARN that names
-	 * the pool, the route, how the lease was found and, with leak detection, where the
-	 * connection was leased.
-	 */
+	/** Count a reclaimed lease and log a WARN about it once per route and minute. */
 	void reclaimed(LeasedEndpoint.Lease lease, LeaseReclaim reclaim, boolean drained) {
 		this.reclaimed.get(reclaim).increment();
 		for (PoolListener listener : this.listeners) {
@@ -395,8 +322,6 @@ public final class PoolMonitor {
 		}
 	}
 
-	// ------------------------------------------------------------------ connections
-
 	void connectionCreated(long connectNanos) {
 		this.created.increment();
 		for (PoolListener listener : this.listeners) {
@@ -429,10 +354,6 @@ public final class PoolMonitor {
 		}
 	}
 
-	/**
-	 * Tell why an established connection closed, from its state, the pool's settings and
-	 * whether the pool retired its connections.
-	 */
 	CloseReason closeReason(MonitoredConnection connection, long nowNanos) {
 		if (this.shutdown) {
 			return CloseReason.SHUTDOWN;
@@ -453,8 +374,7 @@ public final class PoolMonitor {
 			return CloseReason.RETIRED;
 		}
 		Duration idleTimeout = this.options.idleTimeout();
-		// The pool times idle connections in milliseconds from a timestamp taken just
-		// before passivate(): allow for that clock's granularity.
+		// the pool times idleness in milliseconds from just before passivate()
 		long idleNanos = nowNanos - connection.idleSinceNanos + CLOCK_TOLERANCE_NANOS;
 		long age = nowNanos - connection.connectedAtNanos;
 		Duration ttl = this.options.timeToLive();
@@ -472,10 +392,7 @@ public final class PoolMonitor {
 		return CloseReason.DISPLACED;
 	}
 
-	/**
-	 * Build the exception for a caller that timed out waiting for a connection: what the
-	 * route and the pool held when it gave up, and which setting to change.
-	 */
+	/** Build the exception for a caller that timed out waiting: what the pool held, what to change. */
 	HttpPoolExhaustedException exhausted(MonitoredConnectionManager manager, HttpRoute route, long waitedNanos,
 			ConnectionRequestTimeoutException cause) {
 		long waitedMillis = TimeUnit.NANOSECONDS.toMillis(waitedNanos);
@@ -507,12 +424,7 @@ public final class PoolMonitor {
 		return new HttpPoolExhaustedException(this.name, route, waitedMillis, message.toString(), cause);
 	}
 
-	/**
-	 * Return the name of a route as used in tags, messages and JSON:
-	 * {@code scheme://host:port}, with {@code via proxy} for proxied routes.
-	 * @param route the route
-	 * @return the name
-	 */
+	/** Return a route's name in tags, messages and JSON: {@code scheme://host:port [via proxy:port]}. */
 	public static String routeName(HttpRoute route) {
 		HttpHost target = route.getTargetHost();
 		StringBuilder name = new StringBuilder(48).append(target.getSchemeName()).append("://")
@@ -536,17 +448,14 @@ public final class PoolMonitor {
 	 * What a monitor needs to know about its pool's settings.
 	 *
 	 * @param propertyPrefix the prefix of the client's properties, such as
-	 * {@code http.pool.} or {@code http.pool.clients.partner.}, for messages
-	 * @param timeToLive the connections' maximum lifetime, or {@code null} for none
-	 * @param idleTimeout the idle time after which the evictor closes a connection, or
-	 * {@code null} without eviction
-	 * @param leakDetectionThreshold how long a connection may be leased before it is
-	 * reported as a possible leak, or {@code null} for no leak detection
+	 * {@code http.pool.}, for messages
+	 * @param timeToLive the connections' maximum lifetime, or {@code null}
+	 * @param idleTimeout the evictor's idle timeout, or {@code null} without eviction
+	 * @param leakDetectionThreshold the leak detection threshold, or {@code null}
 	 * @param settings the pool's effective settings, for the actuator endpoint
-	 * @param reclaimAtRequestEnd whether leases made while an inbound request is handled
-	 * are reclaimed when it completes
-	 * @param reclaimUnreachable whether to reclaim leases whose endpoint the garbage
-	 * collector found unreachable
+	 * @param reclaimAtRequestEnd whether leases are reclaimed when their inbound request
+	 * completes
+	 * @param reclaimUnreachable whether leases with unreachable endpoints are reclaimed
 	 */
 	public record Options(String propertyPrefix, @Nullable Duration timeToLive, @Nullable Duration idleTimeout,
 			@Nullable Duration leakDetectionThreshold, Map<String, Object> settings, boolean reclaimAtRequestEnd,
@@ -558,9 +467,7 @@ public final class PoolMonitor {
 
 	}
 
-	/**
-	 * The stack trace of the code that leased a connection.
-	 */
+	/** The stack trace of the code that leased a connection. */
 	static final class LeaseSite extends Exception {
 
 		LeaseSite(String thread) {
