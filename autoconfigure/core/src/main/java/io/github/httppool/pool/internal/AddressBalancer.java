@@ -24,23 +24,13 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.util.Assert;
 
 /**
- * Spreads a pool's connections over every address its host names resolve to, follows
- * DNS and retires connections to addresses that left.
- * <p>
- * As the pool's DNS resolver it orders the addresses of a host so that a new
- * connection goes to the address with the fewest open connections of this pool (ties:
- * round robin); an address whose last connect failed comes last, for a back-off that
- * doubles from one second up to the refresh interval. {@link #refresh()} resolves the
- * hosts the pool holds connections to again: connections to an address that no longer
- * resolves are closed when idle and never leased again
- * ({@link CloseReason#ADDRESS_REMOVED}); when the connections are spread unevenly, for
- * instance after new addresses appeared, a few connections of over-represented addresses
- * are retired ({@link CloseReason#REBALANCED}), at most one in four of the host's
- * connections (and at least two) per refresh, so that the pool reconnects towards the
- * others without a burst of handshakes.
- * <p>
- * State is kept per host name and per address with open connections, and forgotten when
- * a host has no connection left.
+ * The pool's DNS resolver, which spreads its connections over every address of a host:
+ * a new connection goes to the address with the fewest connections (ties: round robin),
+ * and an address whose last connect failed comes last, for a back-off that doubles from
+ * one second up to the refresh interval. {@link #refresh()} resolves the hosts again,
+ * retires connections to addresses that left ({@link CloseReason#ADDRESS_REMOVED}) and,
+ * without a burst of handshakes, a few of over-represented addresses
+ * ({@link CloseReason#REBALANCED}). A host is forgotten when it has no connection left.
  *
  * @since 0.1.0
  */
@@ -70,10 +60,7 @@ public final class AddressBalancer implements DnsResolver {
 		this.refreshInterval = refreshInterval;
 	}
 
-	/**
-	 * Return how often the hosts are resolved again.
-	 * @return the interval, or {@code null} if they are not
-	 */
+	/** Return how often the hosts are resolved again, or {@code null}. */
 	public @Nullable Duration refreshInterval() {
 		return this.refreshInterval;
 	}
@@ -98,11 +85,8 @@ public final class AddressBalancer implements DnsResolver {
 	}
 
 	/**
-	 * Return, for a host name, its known addresses and the open connections to each.
-	 * @param hostName the host name
-	 * @return the addresses, each with {@code address}, {@code connections},
-	 * {@code failedConnects} and, where it applies, {@code removed} or {@code backoff}; empty
-	 * if the host is unknown
+	 * Return a host's known addresses, each with {@code address}, {@code connections},
+	 * {@code failedConnects} and, where it applies, {@code removed} or {@code backoff}.
 	 */
 	public List<Map<String, Object>> addresses(String hostName) {
 		Host host = this.hosts.get(hostName);
@@ -127,11 +111,7 @@ public final class AddressBalancer implements DnsResolver {
 		return result;
 	}
 
-	/**
-	 * Resolve every host the pool holds connections to again, retire connections to
-	 * addresses that left and some of over-represented addresses, and forget hosts
-	 * without connections.
-	 */
+	/** Resolve the hosts again, retire connections where needed, forget hosts without any. */
 	public void refresh() {
 		for (Host host : this.hosts.values()) {
 			if (host.openConnections() == 0 && host.connecting() == 0) {
@@ -150,9 +130,7 @@ public final class AddressBalancer implements DnsResolver {
 		}
 	}
 
-	// ------------------------------------------------------------------ connection events
-
-	/** A socket is about to connect: an earlier attempt of the same connect, if any, failed. */
+	/** A socket is about to connect: an earlier attempt of the same connect failed. */
 	void connectAttempt() {
 		Connect connect = this.connects.get();
 		if (connect != null) {
@@ -185,8 +163,8 @@ public final class AddressBalancer implements DnsResolver {
 		this.connects.remove();
 		if (failed) {
 			int attempted = Math.min(connect.attempts, connect.order.size());
-			for (int i = Math.max(0, attempted - 1); i < attempted; i++) {
-				connect.order.get(i).connectFailed(this.refreshInterval);
+			if (attempted > 0) {
+				connect.order.get(attempted - 1).connectFailed(this.refreshInterval);
 			}
 		}
 		connect.reserved.connecting.decrementAndGet();
@@ -220,9 +198,7 @@ public final class AddressBalancer implements DnsResolver {
 		return order;
 	}
 
-	/**
-	 * A connect in progress on one thread, between the resolution and its end.
-	 */
+	/** A connect in progress on one thread, between the resolution and its end. */
 	private static final class Connect {
 
 		final Host host;
@@ -249,7 +225,7 @@ public final class AddressBalancer implements DnsResolver {
 
 		private final AtomicInteger turn = new AtomicInteger();
 
-		/** When a reused connection to this host failed before a response arrived. */
+		/** When a reused connection to this host failed before its response. */
 		volatile long suspectSinceNanos;
 
 		volatile boolean suspect;
@@ -266,10 +242,7 @@ public final class AddressBalancer implements DnsResolver {
 			return this.addresses.values().stream().mapToInt((address) -> address.connecting.get()).sum();
 		}
 
-		/**
-		 * Take a new resolution: new addresses are added, addresses that left are
-		 * marked removed and their connections retired.
-		 */
+		/** Add new addresses; mark those that left removed and retire their connections. */
 		synchronized void update(InetAddress[] resolved) {
 			Set<InetAddress> current = new LinkedHashSet<>(List.of(resolved));
 			for (InetAddress address : current) {
@@ -312,16 +285,14 @@ public final class AddressBalancer implements DnsResolver {
 				.thenComparingInt(Address::load));
 			Address first = rotated.get(0);
 			if (first.backoffNanos > 0 && !first.tryProbe()) {
-				// another caller is trying this address again after its back-off, or just failed
+				// another caller probes this address after its back-off, or just failed
 				rotated.remove(0);
 				rotated.add(first);
 			}
 			return rotated;
 		}
 
-		/**
-		 * Retire a few connections of addresses that hold more than their share.
-		 */
+		/** Retire at most a quarter (at least two) of the connections beyond the fair shares. */
 		void rebalance() {
 			List<Address> current = this.addresses.values().stream().filter((address) -> !address.removed).toList();
 			if (current.size() < 2) {
@@ -374,7 +345,7 @@ public final class AddressBalancer implements DnsResolver {
 			this.address = address;
 		}
 
-		/** Return the open connections that are not being retired, plus connects in progress. */
+		/** Return the open connections not being retired, plus connects in progress. */
 		int load() {
 			int load = this.connecting.get();
 			for (MonitoredConnection connection : this.open) {
