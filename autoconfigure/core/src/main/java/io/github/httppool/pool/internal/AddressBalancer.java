@@ -31,8 +31,6 @@ import org.springframework.util.Assert;
  * retires connections to addresses that left ({@link CloseReason#ADDRESS_REMOVED}) and,
  * without a burst of handshakes, a few of over-represented addresses
  * ({@link CloseReason#REBALANCED}). A host is forgotten when it has no connection left.
- *
- * @since 0.1.0
  */
 public final class AddressBalancer implements DnsResolver {
 
@@ -48,12 +46,7 @@ public final class AddressBalancer implements DnsResolver {
 
 	private final Map<String, Host> hosts = new ConcurrentHashMap<>();
 
-	/**
-	 * Create a balancer.
-	 * @param delegate the resolver that looks addresses up
-	 * @param refreshInterval how often the hosts are resolved again, or {@code null} to
-	 * resolve them only when a connection is opened
-	 */
+	/** Create a balancer. */
 	public AddressBalancer(DnsResolver delegate, @Nullable Duration refreshInterval) {
 		Assert.notNull(delegate, "'delegate' must not be null");
 		this.delegate = delegate;

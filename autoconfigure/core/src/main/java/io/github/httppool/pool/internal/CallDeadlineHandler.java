@@ -30,8 +30,6 @@ import org.jspecify.annotations.Nullable;
  * {@link CallTimeoutException} that names the deadline and the property. A server that
  * trickles its response one byte at a time, within every read's {@code response-timeout},
  * can otherwise hold a caller for as long as it likes.
- *
- * @since 0.1.0
  */
 public final class CallDeadlineHandler implements ExecChainHandler {
 
@@ -41,11 +39,7 @@ public final class CallDeadlineHandler implements ExecChainHandler {
 
 	private final String propertyPrefix;
 
-	/**
-	 * Create a handler.
-	 * @param callTimeouts the call timeout of a route, or {@code null} for none
-	 * @param propertyPrefix the prefix of the client's properties, for messages
-	 */
+	/** Create a handler. */
 	public CallDeadlineHandler(Function<HttpRoute, @Nullable Duration> callTimeouts, String propertyPrefix) {
 		this.callTimeouts = callTimeouts;
 		this.propertyPrefix = propertyPrefix;
@@ -98,9 +92,7 @@ public final class CallDeadlineHandler implements ExecChainHandler {
 		return executor;
 	}
 
-	/**
-	 * The deadline of one call: cancels the exchange when it passes.
-	 */
+	/** The deadline of one call: cancels the exchange when it passes. */
 	private final class Deadline {
 
 		private final ExecChain.Scope scope;

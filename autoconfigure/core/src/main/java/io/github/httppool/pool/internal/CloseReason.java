@@ -2,26 +2,16 @@ package io.github.httppool.pool.internal;
 
 import java.util.Locale;
 
-/**
- * Why a pooled connection was closed, as far as it is cheaply known.
- *
- * @since 0.1.0
- */
+/** Why a pooled connection was closed, as far as it is cheaply known. */
 public enum CloseReason {
 
-	/**
-	 * Idle in the pool until its keep-alive time ran out.
-	 */
+	/** Idle in the pool until its keep-alive time ran out. */
 	EXPIRED,
 
-	/**
-	 * Idle in the pool longer than {@code eviction.idle-timeout}; closed by the evictor.
-	 */
+	/** Idle in the pool longer than {@code eviction.idle-timeout}; closed by the evictor. */
 	IDLE,
 
-	/**
-	 * Older than {@code time-to-live}; closed when it would have been reused.
-	 */
+	/** Older than {@code time-to-live}; closed when it would have been reused. */
 	TTL,
 
 	/**
@@ -38,14 +28,10 @@ public enum CloseReason {
 	 */
 	DISPLACED,
 
-	/**
-	 * An I/O error (timeout, reset, no response) on the connection during an exchange.
-	 */
+	/** An I/O error (timeout, reset, no response) on the connection during an exchange. */
 	ERROR,
 
-	/**
-	 * The server asked to close it ({@code Connection: close}).
-	 */
+	/** The server asked to close it ({@code Connection: close}). */
 	SERVER_CLOSE,
 
 	/**
@@ -79,15 +65,10 @@ public enum CloseReason {
 	 */
 	REBALANCED,
 
-	/**
-	 * The pool was closed.
-	 */
+	/** The pool was closed. */
 	SHUTDOWN;
 
-	/**
-	 * Return the value used as a tag and in JSON.
-	 * @return the lower-case name with dashes
-	 */
+	/** Return the value used as a tag and in JSON. */
 	public String tagValue() {
 		return name().toLowerCase(Locale.ROOT).replace('_', '-');
 	}

@@ -15,8 +15,6 @@ import org.jspecify.annotations.Nullable;
  * that match one of the non-proxy host patterns ({@code localhost}, {@code *.internal},
  * {@code 10.*}: {@code *} matches any characters, as in the JVM's
  * {@code http.nonProxyHosts}). HTTPS requests are tunnelled with {@code CONNECT}.
- *
- * @since 0.1.0
  */
 public final class ConfiguredProxyRoutePlanner extends DefaultRoutePlanner {
 
@@ -24,11 +22,7 @@ public final class ConfiguredProxyRoutePlanner extends DefaultRoutePlanner {
 
 	private final List<Pattern> nonProxyHosts;
 
-	/**
-	 * Create a new route planner.
-	 * @param proxy the proxy
-	 * @param nonProxyHosts patterns of hosts that are reached directly
-	 */
+	/** Create a new route planner. */
 	public ConfiguredProxyRoutePlanner(HttpHost proxy, List<String> nonProxyHosts) {
 		super(DefaultSchemePortResolver.INSTANCE);
 		this.proxy = proxy;

@@ -13,22 +13,15 @@ import org.apache.commons.logging.LogFactory;
  * HttpClient's own evictor does nothing for a connection manager it does not own, which
  * is the case for every pool here. The evictor stops in a late phase, after the web
  * server's graceful shutdown, so it keeps pools tidy while in-flight calls finish.
- *
- * @since 0.1.0
  */
 public final class ConnectionEvictor extends PoolBackgroundTask {
 
-	/**
-	 * The name of the evictor thread.
-	 */
+	/** The name of the evictor thread. */
 	public static final String THREAD_NAME = "http-pool-evictor";
 
 	private static final Log logger = LogFactory.getLog(ConnectionEvictor.class);
 
-	/**
-	 * Create a new evictor for the given pools.
-	 * @param pools the pools
-	 */
+	/** Create a new evictor for the given pools. */
 	public ConnectionEvictor(HttpPools pools) {
 		super(pools, THREAD_NAME);
 	}

@@ -41,8 +41,6 @@ import org.springframework.util.Assert;
  * them.
  * <p>
  * HttpClient itself never retries a request whose body cannot be repeated.
- *
- * @since 0.1.0
  */
 public final class ConnectionFailureRetryStrategy implements HttpRequestRetryStrategy {
 
@@ -53,12 +51,7 @@ public final class ConnectionFailureRetryStrategy implements HttpRequestRetryStr
 
 	private final boolean retryNonIdempotent;
 
-	/**
-	 * Create a new strategy.
-	 * @param maxRetries the maximum number of retries of one request, zero for none
-	 * @param retryNonIdempotent whether requests with non-idempotent methods such as POST
-	 * are retried too
-	 */
+	/** Create a new strategy. */
 	public ConnectionFailureRetryStrategy(int maxRetries, boolean retryNonIdempotent) {
 		Assert.isTrue(maxRetries >= 0, "'maxRetries' must not be negative");
 		this.maxRetries = maxRetries;

@@ -9,35 +9,22 @@ import org.apache.hc.core5.util.TimeValue;
  * but is not reused. Used after a certificate rotation and for DNS or blue-green
  * cut-overs. Retirement works through the connection's time to live, which HttpClient
  * checks on every lease.
- *
- * @since 0.1.0
  */
 public final class ConnectionRetirement {
 
 	private final AtomicLong retiredBeforeMillis = new AtomicLong();
 
-	/**
-	 * Retire every connection created until now.
-	 */
+	/** Retire every connection created until now. */
 	public void retireNow() {
 		this.retiredBeforeMillis.set(System.currentTimeMillis());
 	}
 
-	/**
-	 * Return whether connections have ever been retired.
-	 * @return whether {@link #retireNow()} was called
-	 */
+	/** Return whether connections have ever been retired. */
 	public boolean isActive() {
 		return this.retiredBeforeMillis.get() != 0;
 	}
 
-	/**
-	 * Return the time to live that expires every retired connection, given the
-	 * configured one.
-	 * @param configured the configured time to live
-	 * @return the configured time to live, or a shorter one while retired connections may
-	 * still be pooled
-	 */
+	/** Return the time to live that expires every retired connection, given the configured one. */
 	public TimeValue timeToLive(TimeValue configured) {
 		long retiredBefore = this.retiredBeforeMillis.get();
 		if (retiredBefore == 0) {

@@ -11,8 +11,6 @@ import org.jspecify.annotations.Nullable;
  * The single named daemon thread that one of the starter's background tasks (eviction,
  * keep-warm, leak detection) runs on: started with its lifecycle bean, created only when
  * the first task is scheduled, and stopped in order.
- *
- * @since 0.1.0
  */
 public final class DaemonScheduler {
 
@@ -28,20 +26,13 @@ public final class DaemonScheduler {
 
 	private volatile @Nullable Thread thread;
 
-	/**
-	 * Create a scheduler.
-	 * @param threadName the name of its thread
-	 * @param stopTimeout how long {@link #stop()} waits for the thread to end
-	 */
+	/** Create a scheduler. */
 	public DaemonScheduler(String threadName, Duration stopTimeout) {
 		this.threadName = threadName;
 		this.stopTimeout = stopTimeout;
 	}
 
-	/**
-	 * Start accepting tasks.
-	 * @return {@code true} if the scheduler was stopped and is now running
-	 */
+	/** Start accepting tasks. */
 	public boolean start() {
 		synchronized (this.monitor) {
 			if (this.running) {
@@ -55,8 +46,6 @@ public final class DaemonScheduler {
 	/**
 	 * Run a task repeatedly, with the given delay between runs, while the scheduler runs;
 	 * does nothing when it is stopped.
-	 * @param task the task
-	 * @param delay the delay before the first run and between runs
 	 */
 	public void scheduleWithFixedDelay(Runnable task, Duration delay) {
 		synchronized (this.monitor) {
@@ -78,9 +67,7 @@ public final class DaemonScheduler {
 		}
 	}
 
-	/**
-	 * Stop: cancel every task, interrupt the running one and wait for the thread to end.
-	 */
+	/** Stop: cancel every task, interrupt the running one and wait for the thread to end. */
 	public void stop() {
 		ScheduledExecutorService executor;
 		synchronized (this.monitor) {
@@ -107,10 +94,7 @@ public final class DaemonScheduler {
 		}
 	}
 
-	/**
-	 * Return whether the scheduler accepts tasks.
-	 * @return whether it runs
-	 */
+	/** Return whether the scheduler accepts tasks. */
 	public boolean isRunning() {
 		synchronized (this.monitor) {
 			return this.running;

@@ -13,8 +13,6 @@ import org.apache.hc.client5.http.DnsResolver;
  * {@link DnsResolver} that drops the addresses Spring Boot's {@code InetAddressFilter}
  * does not match, so that Spring Boot's {@code spring.http.clients} address filtering keeps
  * working on the starter's pools.
- *
- * @since 0.1.0
  */
 public final class FilteringDnsResolver implements DnsResolver {
 
@@ -22,11 +20,7 @@ public final class FilteringDnsResolver implements DnsResolver {
 
 	private final Predicate<InetAddress> filter;
 
-	/**
-	 * Create a new resolver.
-	 * @param delegate the resolver that looks addresses up
-	 * @param filter the filter that addresses must match
-	 */
+	/** Create a new resolver. */
 	public FilteringDnsResolver(DnsResolver delegate, Predicate<InetAddress> filter) {
 		this.delegate = delegate;
 		this.filter = filter;

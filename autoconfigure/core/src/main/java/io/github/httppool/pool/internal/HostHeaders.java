@@ -18,8 +18,6 @@ import org.jspecify.annotations.Nullable;
  * it, formatted once per host and port instead of on every request. Requests it leaves
  * alone (a {@code CONNECT}, an authority with user info or none) get theirs from
  * HttpClient as before.
- *
- * @since 0.1.0
  */
 public final class HostHeaders implements HttpRequestInterceptor {
 

@@ -14,22 +14,15 @@ import org.apache.commons.logging.LogFactory;
  * is released after all. Checks run on one daemon thread named {@value #THREAD_NAME},
  * created only when a pool has a threshold, for every pool including those added
  * after start.
- *
- * @since 0.1.0
  */
 public final class LeakDetector extends PoolBackgroundTask {
 
-	/**
-	 * The name of the leak detection thread.
-	 */
+	/** The name of the leak detection thread. */
 	public static final String THREAD_NAME = "http-pool-leak-detector";
 
 	private static final Log logger = LogFactory.getLog(LeakDetector.class);
 
-	/**
-	 * Create a detector for the given pools.
-	 * @param pools the pools
-	 */
+	/** Create a detector for the given pools. */
 	public LeakDetector(HttpPools pools) {
 		super(pools, THREAD_NAME);
 	}
@@ -45,11 +38,7 @@ public final class LeakDetector extends PoolBackgroundTask {
 		scheduler.scheduleWithFixedDelay(() -> check(poolMonitor, threshold), Duration.ofMillis(period));
 	}
 
-	/**
-	 * Report the pool's leases that are older than the threshold and not yet reported.
-	 * @param poolMonitor the pool's monitor
-	 * @param threshold the threshold
-	 */
+	/** Report the pool's leases that are older than the threshold and not yet reported. */
 	static void check(PoolMonitor poolMonitor, Duration threshold) {
 		try {
 			long now = System.nanoTime();

@@ -2,26 +2,16 @@ package io.github.httppool.pool.internal;
 
 import java.util.Locale;
 
-/**
- * How a caller's attempt to lease a pooled connection ended.
- *
- * @since 0.1.0
- */
+/** How a caller's attempt to lease a pooled connection ended. */
 public enum LeaseOutcome {
 
-	/**
-	 * The caller got a connection.
-	 */
+	/** The caller got a connection. */
 	ACQUIRED,
 
-	/**
-	 * The caller gave up after the connection request timeout: the pool was exhausted.
-	 */
+	/** The caller gave up after the connection request timeout: the pool was exhausted. */
 	TIMEOUT,
 
-	/**
-	 * The lease failed otherwise: the caller was interrupted or the request cancelled.
-	 */
+	/** The lease failed otherwise: the caller was interrupted or the request cancelled. */
 	FAILED,
 
 	/**
@@ -31,10 +21,7 @@ public enum LeaseOutcome {
 	 */
 	REJECTED;
 
-	/**
-	 * Return the value used as a tag and in JSON.
-	 * @return the lower-case name
-	 */
+	/** Return the value used as a tag and in JSON. */
 	public String tagValue() {
 		return name().toLowerCase(Locale.ROOT);
 	}

@@ -5,8 +5,6 @@ import java.util.Locale;
 /**
  * How a lease that nobody would end was found and reclaimed: its connection was leased
  * for a response that the application never closed.
- *
- * @since 0.1.0
  */
 public enum LeaseReclaim {
 
@@ -28,10 +26,7 @@ public enum LeaseReclaim {
 		this.description = description;
 	}
 
-	/**
-	 * Return the value used as a tag and in JSON.
-	 * @return the lower-case, hyphenated name
-	 */
+	/** Return the value used as a tag and in JSON. */
 	public String tagValue() {
 		return name().toLowerCase(Locale.ROOT).replace('_', '-');
 	}

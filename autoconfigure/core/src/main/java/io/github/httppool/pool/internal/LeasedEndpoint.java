@@ -240,10 +240,7 @@ final class LeasedEndpoint extends ConnectionEndpoint implements LeaseRequest {
 		return lease != null && lease.ended;
 	}
 
-	/**
-	 * End the lease at its release.
-	 * @return whether this call ended it, {@code false} if it was reclaimed already
-	 */
+	/** End the lease at its release. */
 	boolean release() {
 		Lease lease = this.lease;
 		if (lease == null) {
@@ -385,10 +382,7 @@ final class LeasedEndpoint extends ConnectionEndpoint implements LeaseRequest {
 					? new PoolMonitor.LeaseSite(Thread.currentThread().getName()) : null;
 		}
 
-		/**
-		 * End the lease, close its connection and hand it back to the pool.
-		 * @return whether this call ended the lease
-		 */
+		/** End the lease, close its connection and hand it back to the pool. */
 		boolean closeAndRelease() {
 			if (!this.manager.monitor.released(this)) {
 				return false;

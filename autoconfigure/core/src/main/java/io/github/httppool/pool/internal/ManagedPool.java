@@ -47,20 +47,7 @@ public final class ManagedPool implements HttpPool {
 
 	private final Map<String, Object> details = new ConcurrentHashMap<>();
 
-	/**
-	 * Create a new pool.
-	 * @param name the pool name, for logs and metrics
-	 * @param connectionManager the connection manager that holds the connections
-	 * @param httpClient the client that leases connections from the manager
-	 * @param eviction how idle and expired connections are closed in the background, or
-	 * {@code null} for no background eviction
-	 * @param retirement the retirement marker the connection manager's configuration
-	 * consults, or {@code null} if it consults none
-	 * @param monitor the monitor wired into the connection manager and the client (lease
-	 * timing, connection counts, pool-exhausted errors, leak detection), or {@code null}
-	 * @param serverKeepAlives where the client's keep-alive strategy records the
-	 * keep-alive timeouts servers announce
-	 */
+	/** Create a new pool. */
 	public ManagedPool(String name, PoolingHttpClientConnectionManager connectionManager, CloseableHttpClient httpClient,
 			@Nullable Eviction eviction, @Nullable ConnectionRetirement retirement, @Nullable PoolMonitor monitor,
 			ServerKeepAlives serverKeepAlives) {
@@ -78,8 +65,6 @@ public final class ManagedPool implements HttpPool {
 
 	/**
 	 * Return the starter's pool behind a pool handed out as {@link HttpPool}.
-	 * @param pool a pool from {@link HttpPools}
-	 * @return the pool with its internals
 	 * @throws IllegalArgumentException if the pool is not one the starter made
 	 */
 	public static ManagedPool of(HttpPool pool) {
@@ -89,11 +74,7 @@ public final class ManagedPool implements HttpPool {
 		throw new IllegalArgumentException("Not a pool of the starter: " + pool);
 	}
 
-	/**
-	 * Return what the pool's servers announced about keep-alive, as its client's
-	 * keep-alive strategy recorded it.
-	 * @return the announcements
-	 */
+	/** Return what the pool's servers announced about keep-alive, as its client's keep-alive strategy recorded it. */
 	public ServerKeepAlives serverKeepAlives() {
 		return this.serverKeepAlives;
 	}
@@ -113,18 +94,12 @@ public final class ManagedPool implements HttpPool {
 		return this.httpClient;
 	}
 
-	/**
-	 * Return how idle and expired connections are closed in the background.
-	 * @return the eviction settings or {@code null} when background eviction is off
-	 */
+	/** Return how idle and expired connections are closed in the background. */
 	public @Nullable Eviction eviction() {
 		return this.eviction;
 	}
 
-	/**
-	 * Return the monitor that observes this pool.
-	 * @return the monitor, or {@code null} if the pool is not monitored
-	 */
+	/** Return the monitor that observes this pool. */
 	public @Nullable PoolMonitor monitor() {
 		return this.monitor;
 	}

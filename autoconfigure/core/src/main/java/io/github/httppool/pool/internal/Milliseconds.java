@@ -7,20 +7,13 @@ import java.time.temporal.ChronoUnit;
  * Converts durations to the milliseconds HttpClient and the JDK's schedulers work in,
  * rounding up: a positive duration shorter than a millisecond becomes one millisecond,
  * never zero, which HttpClient takes as "no timeout".
- *
- * @since 0.1.0
  */
 public final class Milliseconds {
 
 	private Milliseconds() {
 	}
 
-	/**
-	 * Return the duration rounded up to whole milliseconds; zero and negative durations
-	 * are returned as they are.
-	 * @param duration the duration
-	 * @return the rounded duration
-	 */
+	/** Return the duration rounded up to whole milliseconds; zero and negative durations are returned as they are. */
 	public static Duration roundUp(Duration duration) {
 		if (duration.isNegative() || duration.isZero()) {
 			return duration;
@@ -29,12 +22,7 @@ public final class Milliseconds {
 		return truncated.equals(duration) ? duration : truncated.plusMillis(1);
 	}
 
-	/**
-	 * Return the duration in milliseconds, rounded up: at least 1 for a positive
-	 * duration.
-	 * @param duration the duration
-	 * @return the milliseconds
-	 */
+	/** Return the duration in milliseconds, rounded up: at least 1 for a positive duration. */
 	public static long of(Duration duration) {
 		return roundUp(duration).toMillis();
 	}

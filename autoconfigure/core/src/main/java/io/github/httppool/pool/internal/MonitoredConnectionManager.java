@@ -32,8 +32,6 @@ import org.jspecify.annotations.Nullable;
  * <p>
  * Closing it closes the pool; the starter's clients never do, since they treat the
  * manager as shared.
- *
- * @since 0.1.0
  */
 public final class MonitoredConnectionManager implements HttpClientConnectionManager, ConnPoolControl<HttpRoute> {
 
@@ -58,16 +56,7 @@ public final class MonitoredConnectionManager implements HttpClientConnectionMan
 
 	private final @Nullable PendingLeaseLimiter limiter;
 
-	/**
-	 * Create a manager over a pool.
-	 * @param monitor the monitor of the pool
-	 * @param pool the pool
-	 * @param timeToLive the time to live of a route, negative for none: every connection
-	 * lives its own share of it (up to {@value PoolMonitor#LIFETIME_SPREAD_PERCENT}% less),
-	 * so that connections opened together are not all renewed at once
-	 * @param limiter what bounds the callers waiting for a connection to one route, or
-	 * {@code null} for no bound
-	 */
+	/** Create a manager over a pool. */
 	public MonitoredConnectionManager(PoolMonitor monitor, PoolingHttpClientConnectionManager pool,
 			Function<HttpRoute, TimeValue> timeToLive, @Nullable PendingLeaseLimiter limiter) {
 		this.monitor = monitor;
@@ -87,7 +76,6 @@ public final class MonitoredConnectionManager implements HttpClientConnectionMan
 	 * {@code Request aborted} for an interrupted caller with an
 	 * {@link InterruptedIOException} that says so. A caller the limiter turned away gets
 	 * the limiter's exception.
-	 * @return the handler
 	 */
 	public ExecChainHandler exhaustionHandler() {
 		return (request, scope, chain) -> {

@@ -22,29 +22,20 @@ import org.apache.hc.core5.http.protocol.HttpContext;
  * instead of HttpClient's own: they hand a request to HttpClient's only when its context
  * holds a store of its own, so that a call without cookies neither looks up a cookie
  * specification nor matches cookies against the request's origin.
- *
- * @since 0.1.0
  */
 public final class NoCookieStore implements CookieStore {
 
-	/**
-	 * The shared instance.
-	 */
+	/** The shared instance. */
 	public static final NoCookieStore INSTANCE = new NoCookieStore();
 
-	/**
-	 * Adds the cookies of a request's own store, as HttpClient's {@link RequestAddCookies}.
-	 */
+	/** Adds the cookies of a request's own store, as HttpClient's {@link RequestAddCookies}. */
 	public static final HttpRequestInterceptor ADD_COOKIES = (request, entity, context) -> {
 		if (hasStore(context)) {
 			RequestAddCookies.INSTANCE.process(request, entity, context);
 		}
 	};
 
-	/**
-	 * Keeps the cookies of a response in the request's own store, as HttpClient's
-	 * {@link ResponseProcessCookies}.
-	 */
+	/** Keeps the cookies of a response in the request's own store, as HttpClient's {@link ResponseProcessCookies}. */
 	public static final HttpResponseInterceptor PROCESS_COOKIES = (response, entity, context) -> {
 		if (hasStore(context)) {
 			ResponseProcessCookies.INSTANCE.process(response, entity, context);

@@ -23,14 +23,10 @@ import org.jspecify.annotations.Nullable;
  * The request path pays one map lookup and two atomic updates per lease; the pool's own
  * count of waiting callers is read only when the route's callers outnumber the limit.
  * What it keeps per route is forgotten with the route.
- *
- * @since 0.1.0
  */
 public final class PendingLeaseLimiter implements PoolListener {
 
-	/**
-	 * The limit that means "no limit".
-	 */
+	/** The limit that means "no limit". */
 	public static final int UNBOUNDED = -1;
 
 	private final String poolName;
@@ -45,15 +41,7 @@ public final class PendingLeaseLimiter implements PoolListener {
 
 	private final Map<HttpRoute, RouteLeases> routes = new ConcurrentHashMap<>();
 
-	/**
-	 * Create a limiter.
-	 * @param poolName the pool name, for messages
-	 * @param pool the pool whose waiting callers are bounded
-	 * @param limits the limit of each route, {@link #UNBOUNDED} for none
-	 * @param limitProperty the property that sets the limit of each route, for messages
-	 * @param connectionLimitProperty the property that sets the connection limit of each
-	 * route, for messages
-	 */
+	/** Create a limiter. */
 	public PendingLeaseLimiter(String poolName, PoolingHttpClientConnectionManager pool,
 			ToIntFunction<HttpRoute> limits, Function<HttpRoute, String> limitProperty,
 			Function<HttpRoute, String> connectionLimitProperty) {
@@ -67,7 +55,6 @@ public final class PendingLeaseLimiter implements PoolListener {
 	/**
 	 * Admit a caller that is about to lease a connection to a route, or turn it away.
 	 * An admitted caller decrements the route's count once its lease ends.
-	 * @return the route's count, or {@code null} if the caller is turned away
 	 */
 	@Nullable RouteLeases enter(HttpRoute route) {
 		RouteLeases leases = this.routes.get(route);

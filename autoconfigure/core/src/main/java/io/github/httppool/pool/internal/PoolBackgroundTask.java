@@ -12,15 +12,10 @@ import org.springframework.context.SmartLifecycle;
  * start included, on one daemon thread for all of them. It starts before and stops after
  * the web server and its graceful shutdown, so that it keeps working while in-flight
  * calls finish.
- *
- * @since 0.1.0
  */
 public abstract class PoolBackgroundTask implements SmartLifecycle {
 
-	/**
-	 * The lifecycle phase: started before and stopped after the web server and its
-	 * graceful shutdown.
-	 */
+	/** The lifecycle phase: started before and stopped after the web server and its graceful shutdown. */
 	public static final int PHASE = SmartLifecycle.DEFAULT_PHASE - 4096;
 
 	private final HttpPools pools;
@@ -29,11 +24,7 @@ public abstract class PoolBackgroundTask implements SmartLifecycle {
 
 	private boolean listening;
 
-	/**
-	 * Create a new task.
-	 * @param pools the pools
-	 * @param threadName the name of the daemon thread
-	 */
+	/** Create a new task. */
 	protected PoolBackgroundTask(HttpPools pools, String threadName) {
 		this.pools = pools;
 		this.scheduler = new DaemonScheduler(threadName, Duration.ofSeconds(5));
@@ -53,11 +44,7 @@ public abstract class PoolBackgroundTask implements SmartLifecycle {
 		}
 	}
 
-	/**
-	 * Schedule the work for one pool, if it needs any.
-	 * @param pool the pool
-	 * @param scheduler the scheduler of the task's thread
-	 */
+	/** Schedule the work for one pool, if it needs any. */
 	protected abstract void schedule(HttpPool pool, DaemonScheduler scheduler);
 
 	@Override

@@ -33,8 +33,6 @@ import org.springframework.util.Assert;
  * The observability hub of one pool: it makes the pool's connections, keeps running
  * totals, tracks leases for leak detection and reclaim, and hands every event to the
  * {@link PoolListener listeners}. It needs no Micrometer.
- *
- * @since 0.1.0
  */
 public final class PoolMonitor {
 
@@ -87,12 +85,7 @@ public final class PoolMonitor {
 
 	private volatile boolean shutdown;
 
-	/**
-	 * Create a monitor.
-	 * @param name the pool name, used in messages and as the {@code client} tag
-	 * @param options what the monitor needs to know about the pool's settings
-	 * @param addresses the pool's address balancer (its resolver), or {@code null}
-	 */
+	/** Create a monitor. */
 	public PoolMonitor(String name, Options options, @Nullable AddressBalancer addresses) {
 		Assert.hasText(name, "'name' must not be empty");
 		this.name = name;

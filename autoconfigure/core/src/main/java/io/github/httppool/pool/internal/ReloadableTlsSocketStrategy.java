@@ -12,25 +12,17 @@ import org.apache.hc.core5.http.protocol.HttpContext;
 /**
  * {@link TlsSocketStrategy} whose TLS material can be replaced while the pool runs, so
  * that connections opened after a certificate rotation use the new material.
- *
- * @since 0.1.0
  */
 public final class ReloadableTlsSocketStrategy implements TlsSocketStrategy {
 
 	private final AtomicReference<TlsSocketStrategy> delegate;
 
-	/**
-	 * Create a new strategy.
-	 * @param initial the strategy to use until the first reload
-	 */
+	/** Create a new strategy. */
 	public ReloadableTlsSocketStrategy(TlsSocketStrategy initial) {
 		this.delegate = new AtomicReference<>(initial);
 	}
 
-	/**
-	 * Use the given strategy for every connection opened from now on.
-	 * @param strategy the new strategy
-	 */
+	/** Use the given strategy for every connection opened from now on. */
 	public void reload(TlsSocketStrategy strategy) {
 		this.delegate.set(strategy);
 	}

@@ -12,8 +12,6 @@ import org.jspecify.annotations.Nullable;
  * A scope is active on the threads that {@link #enter(ResponseScope) entered} it (a
  * request-bound holder, as Spring's {@code RequestContextHolder}); an inbound request
  * that goes asynchronous enters it on each dispatch and closes it when it completes.
- *
- * @since 0.1.0
  */
 public final class ResponseScope {
 
@@ -29,21 +27,14 @@ public final class ResponseScope {
 
 	private boolean closed;
 
-	/**
-	 * Make the scope the current thread's until {@link #exit(ResponseScope)}.
-	 * @param scope the scope
-	 * @return the scope that was the thread's before, to hand to {@code exit}
-	 */
+	/** Make the scope the current thread's until {@link #exit(ResponseScope)}. */
 	public static @Nullable ResponseScope enter(ResponseScope scope) {
 		ResponseScope previous = current.get();
 		current.set(scope);
 		return previous;
 	}
 
-	/**
-	 * Give the current thread back the scope it had before {@code enter}.
-	 * @param previous what {@code enter} returned
-	 */
+	/** Give the current thread back the scope it had before {@code enter}. */
 	public static void exit(@Nullable ResponseScope previous) {
 		if (previous != null) {
 			current.set(previous);

@@ -11,8 +11,6 @@ import org.apache.hc.core5.util.TimeValue;
  * Resolves the {@link ConnectionConfig} of a route: the pool's defaults, or a per-host
  * override, with the time to live shortened while {@link ConnectionRetirement retired}
  * connections may still be pooled.
- *
- * @since 0.1.0
  */
 public final class RouteConnectionConfigResolver implements Resolver<HttpRoute, ConnectionConfig> {
 
@@ -24,12 +22,7 @@ public final class RouteConnectionConfigResolver implements Resolver<HttpRoute, 
 
 	private final ConnectionRetirement retirement;
 
-	/**
-	 * Create a new resolver.
-	 * @param defaults the configuration of routes without an override
-	 * @param overrides configurations by route key, checked in order
-	 * @param retirement the pool's retirement marker
-	 */
+	/** Create a new resolver. */
 	public RouteConnectionConfigResolver(ConnectionConfig defaults, Map<RouteKey, ConnectionConfig> overrides,
 			ConnectionRetirement retirement) {
 		this.defaults = defaults;

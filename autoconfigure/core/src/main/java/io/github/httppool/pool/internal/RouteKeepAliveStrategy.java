@@ -14,8 +14,6 @@ import org.jspecify.annotations.Nullable;
 /**
  * {@link ConnectionKeepAliveStrategy} that applies a per-host strategy where one is
  * configured and the pool's strategy elsewhere.
- *
- * @since 0.1.0
  */
 public final class RouteKeepAliveStrategy implements ConnectionKeepAliveStrategy {
 
@@ -23,11 +21,7 @@ public final class RouteKeepAliveStrategy implements ConnectionKeepAliveStrategy
 
 	private final Map<RouteKey, ConnectionKeepAliveStrategy> overrides;
 
-	/**
-	 * Create a new strategy.
-	 * @param defaults the strategy for hosts without an override
-	 * @param overrides strategies by route key, checked in order
-	 */
+	/** Create a new strategy. */
 	public RouteKeepAliveStrategy(ConnectionKeepAliveStrategy defaults,
 			Map<RouteKey, ConnectionKeepAliveStrategy> overrides) {
 		this.defaults = defaults;

@@ -16,14 +16,11 @@ import org.jspecify.annotations.Nullable;
  * @param scheme the scheme, or {@code null} for both http and https
  * @param host the host name, lower case
  * @param port the port, or {@code -1} for the scheme's default port
- * @since 0.1.0
  */
 public record RouteKey(@Nullable String scheme, String host, int port) {
 
 	/**
 	 * Parse a URL or a host name.
-	 * @param text the URL or host name
-	 * @return the key
 	 * @throws IllegalArgumentException if the text is neither
 	 */
 	public static RouteKey parse(String text) {
@@ -50,11 +47,7 @@ public record RouteKey(@Nullable String scheme, String host, int port) {
 		return new RouteKey(scheme, uri.getHost().toLowerCase(Locale.ROOT), port);
 	}
 
-	/**
-	 * Return whether a request target belongs to this key.
-	 * @param target the target host, with or without an explicit port
-	 * @return whether it matches
-	 */
+	/** Return whether a request target belongs to this key. */
 	public boolean matches(HttpHost target) {
 		String targetScheme = target.getSchemeName().toLowerCase(Locale.ROOT);
 		int targetPort = (target.getPort() != -1) ? target.getPort() : defaultPort(targetScheme);
@@ -67,11 +60,7 @@ public record RouteKey(@Nullable String scheme, String host, int port) {
 		return this.scheme.equals(targetScheme) && this.port == targetPort;
 	}
 
-	/**
-	 * Return the direct (no proxy) routes this key stands for, as HttpClient's route
-	 * planner builds them.
-	 * @return the routes
-	 */
+	/** Return the direct (no proxy) routes this key stands for, as HttpClient's route planner builds them. */
 	public List<HttpRoute> directRoutes() {
 		if (this.scheme == null) {
 			return List.of(route("http", 80), route("https", 443));

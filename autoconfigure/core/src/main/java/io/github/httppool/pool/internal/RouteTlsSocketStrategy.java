@@ -16,8 +16,6 @@ import org.apache.hc.core5.http.protocol.HttpContext;
  * the pool's default. The choice depends on the target host and port alone, which are
  * part of the pool's route, so every pooled connection of a route was made with that
  * route's material and is never leased for another upstream.
- *
- * @since 0.1.0
  */
 public final class RouteTlsSocketStrategy implements TlsSocketStrategy {
 
@@ -29,23 +27,14 @@ public final class RouteTlsSocketStrategy implements TlsSocketStrategy {
 
 	private final TlsSocketStrategy[] strategies;
 
-	/**
-	 * Create a new strategy.
-	 * @param defaults the strategy of upstreams without one of their own
-	 * @param overrides strategies by route key, checked in order
-	 */
+	/** Create a new strategy. */
 	public RouteTlsSocketStrategy(TlsSocketStrategy defaults, Map<RouteKey, ? extends TlsSocketStrategy> overrides) {
 		this.defaults = defaults;
 		this.keys = overrides.keySet().toArray(RouteKey[]::new);
 		this.strategies = overrides.values().toArray(TlsSocketStrategy[]::new);
 	}
 
-	/**
-	 * Return the strategy that connections to a TLS target are upgraded with.
-	 * @param target the host name the TLS session is for
-	 * @param port the port, or {@code -1} for 443
-	 * @return the strategy
-	 */
+	/** Return the strategy that connections to a TLS target are upgraded with. */
 	public TlsSocketStrategy strategyFor(String target, int port) {
 		HttpHost host = new HttpHost("https", target, (port != -1) ? port : DEFAULT_HTTPS_PORT);
 		for (int i = 0; i < this.keys.length; i++) {

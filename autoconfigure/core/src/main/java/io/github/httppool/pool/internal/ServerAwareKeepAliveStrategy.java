@@ -23,8 +23,6 @@ import org.springframework.util.Assert;
  * <p>
  * Unlike HttpClient's default strategy it never answers {@code null} (which would close
  * the connection) nor a non-positive value (which would keep it forever).
- *
- * @since 0.1.0
  */
 public final class ServerAwareKeepAliveStrategy implements ConnectionKeepAliveStrategy {
 
@@ -41,26 +39,12 @@ public final class ServerAwareKeepAliveStrategy implements ConnectionKeepAliveSt
 	/** What a response without a {@code Keep-Alive} header is granted, made once. */
 	private final TimeValue defaultKeepAlive;
 
-	/**
-	 * Create a new strategy.
-	 * @param defaultTimeout how long to keep a connection when the server sends no
-	 * {@code Keep-Alive} timeout
-	 * @param maxTimeout the upper bound of any keep-alive time
-	 * @param safetyMargin the time subtracted from the server's timeout
-	 */
+	/** Create a new strategy. */
 	public ServerAwareKeepAliveStrategy(Duration defaultTimeout, Duration maxTimeout, Duration safetyMargin) {
 		this(defaultTimeout, maxTimeout, safetyMargin, null);
 	}
 
-	/**
-	 * Create a new strategy that records what servers announce.
-	 * @param defaultTimeout how long to keep a connection when the server sends no
-	 * {@code Keep-Alive} timeout
-	 * @param maxTimeout the upper bound of any keep-alive time
-	 * @param safetyMargin the time subtracted from the server's timeout
-	 * @param announcements where to record the keep-alive granted from a server's
-	 * timeout, per target host, or {@code null}
-	 */
+	/** Create a new strategy that records what servers announce. */
 	public ServerAwareKeepAliveStrategy(Duration defaultTimeout, Duration maxTimeout, Duration safetyMargin,
 			@Nullable ServerKeepAlives announcements) {
 		Assert.isTrue(!defaultTimeout.isNegative() && !defaultTimeout.isZero(), "'defaultTimeout' must be positive");

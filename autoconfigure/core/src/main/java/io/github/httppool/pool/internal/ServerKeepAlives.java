@@ -15,8 +15,6 @@ import org.jspecify.annotations.Nullable;
  * (after the safety margin and the caps) and when the last response with it arrived.
  * {@link ServerAwareKeepAliveStrategy} records; keep-warm reads it to replace kept
  * connections before the server closes them, instead of extending them.
- *
- * @since 0.1.0
  */
 public final class ServerKeepAlives {
 
@@ -34,12 +32,7 @@ public final class ServerKeepAlives {
 		}
 	}
 
-	/**
-	 * Return what the server of a target host last announced.
-	 * @param target the target host of a route
-	 * @return the announcement, or {@code null} if its responses announced no keep-alive
-	 * timeout so far
-	 */
+	/** Return what the server of a target host last announced. */
 	public @Nullable Announcement get(HttpHost target) {
 		return this.announcements.get(target);
 	}
@@ -48,8 +41,6 @@ public final class ServerKeepAlives {
 	 * Forget the announcements of hosts that none of the given routes leads to, except
 	 * those recorded since the routes were read: a request to a new host may record its
 	 * announcement after the pool's routes were read and before they are applied here.
-	 * @param routes the routes the pool still holds
-	 * @param readAtNanos when reading the routes began, as {@link System#nanoTime()}
 	 */
 	public void retain(Set<HttpRoute> routes, long readAtNanos) {
 		if (this.announcements.isEmpty()) {
@@ -64,17 +55,12 @@ public final class ServerKeepAlives {
 					&& entry.getValue().lastResponseNanos - readAtNanos < 0);
 	}
 
-	/**
-	 * Return how many hosts have an announcement recorded.
-	 * @return the number of hosts
-	 */
+	/** Return how many hosts have an announcement recorded. */
 	public int size() {
 		return this.announcements.size();
 	}
 
-	/**
-	 * A server's announced keep-alive, as granted to its connections.
-	 */
+	/** A server's announced keep-alive, as granted to its connections. */
 	public static final class Announcement {
 
 		private final long keepAliveMillis;
@@ -86,18 +72,12 @@ public final class ServerKeepAlives {
 			this.lastResponseNanos = lastResponseNanos;
 		}
 
-		/**
-		 * Return how long a connection of this server is kept after a response.
-		 * @return the keep-alive time
-		 */
+		/** Return how long a connection of this server is kept after a response. */
 		public Duration keepAlive() {
 			return Duration.ofMillis(this.keepAliveMillis);
 		}
 
-		/**
-		 * Return when the last response with this announcement arrived.
-		 * @return the time, as {@link System#nanoTime()}
-		 */
+		/** Return when the last response with this announcement arrived. */
 		public long lastResponseNanos() {
 			return this.lastResponseNanos;
 		}

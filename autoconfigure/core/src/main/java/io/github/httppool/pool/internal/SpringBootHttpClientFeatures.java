@@ -19,8 +19,6 @@ import org.springframework.util.ReflectionUtils;
  * address filter and the cookie handling arrived with Spring Boot 4.1. On Spring Boot 3.5
  * and 4.0 both read as not set, so the starter's own defaults hold (no address filter, no
  * cookie kept), and no Spring Boot 4.1 type is ever loaded.
- *
- * @since 0.1.0
  */
 public final class SpringBootHttpClientFeatures {
 
@@ -35,7 +33,6 @@ public final class SpringBootHttpClientFeatures {
 	/**
 	 * Return the settings that set nothing: Spring Boot 4's {@code defaults()}, or on
 	 * Spring Boot 3.5, which has no such method, settings made of four {@code null}s.
-	 * @return the default settings
 	 */
 	public static HttpClientSettings defaults() {
 		if (DEFAULTS != null) {
@@ -53,7 +50,6 @@ public final class SpringBootHttpClientFeatures {
 	/**
 	 * Return whether the running Spring Boot has the address filter and cookie handling
 	 * settings (Spring Boot 4.1 and later).
-	 * @return whether the settings exist
 	 */
 	public static boolean available() {
 		return SPRING_BOOT_41;
@@ -62,20 +58,12 @@ public final class SpringBootHttpClientFeatures {
 	/**
 	 * Return the address filter of the settings as a predicate; the same filter instance
 	 * always gives the same predicate instance, so pools can be told apart by identity.
-	 * @param settings the settings
-	 * @return the predicate, or {@code null} when no filter is set or the running Spring
-	 * Boot has none
 	 */
 	public static @Nullable Predicate<InetAddress> addressFilter(HttpClientSettings settings) {
 		return SPRING_BOOT_41 ? SpringBoot41HttpClientSettings.addressFilter(settings) : null;
 	}
 
-	/**
-	 * Return whether the settings ask for cookies to be kept.
-	 * @param settings the settings
-	 * @return {@code true} to keep cookies, {@code false} to ignore them, {@code null}
-	 * when cookie handling is not set or the running Spring Boot has no such setting
-	 */
+	/** Return whether the settings ask for cookies to be kept. */
 	public static @Nullable Boolean keepsCookies(HttpClientSettings settings) {
 		return SPRING_BOOT_41 ? SpringBoot41HttpClientSettings.keepsCookies(settings) : null;
 	}

@@ -19,8 +19,6 @@ import org.jspecify.annotations.Nullable;
  * alone, so its answer for a target host is kept until one of those properties changes;
  * any other selector (or the JVM's system proxies) is asked on every request, as it may
  * answer differently each time.
- *
- * @since 0.1.0
  */
 public final class SystemProxyRoutePlanner extends SystemDefaultRoutePlanner {
 
@@ -41,11 +39,7 @@ public final class SystemProxyRoutePlanner extends SystemDefaultRoutePlanner {
 
 	private final Map<HttpHost, Answer> answers = new ConcurrentHashMap<>();
 
-	/**
-	 * Create a planner.
-	 * @param selector the JVM's proxy selector, or {@code null} for the default one at
-	 * each request
-	 */
+	/** Create a planner. */
 	public SystemProxyRoutePlanner(@Nullable ProxySelector selector) {
 		super(DefaultSchemePortResolver.INSTANCE, selector);
 		this.answersFromProperties = selector != null
@@ -76,9 +70,7 @@ public final class SystemProxyRoutePlanner extends SystemDefaultRoutePlanner {
 		return values;
 	}
 
-	/**
-	 * The selector's answer for one target host, and the properties it was given under.
-	 */
+	/** The selector's answer for one target host, and the properties it was given under. */
 	private record Answer(@Nullable String[] properties, @Nullable HttpHost proxy) {
 
 		boolean isCurrent() {
