@@ -46,7 +46,6 @@ public final class AddressBalancer implements DnsResolver {
 
 	private final Map<String, Host> hosts = new ConcurrentHashMap<>();
 
-	/** Create a balancer. */
 	public AddressBalancer(DnsResolver delegate, @Nullable Duration refreshInterval) {
 		Assert.notNull(delegate, "'delegate' must not be null");
 		this.delegate = delegate;

@@ -39,7 +39,6 @@ public final class CallDeadlineHandler implements ExecChainHandler {
 
 	private final String propertyPrefix;
 
-	/** Create a handler. */
 	public CallDeadlineHandler(Function<HttpRoute, @Nullable Duration> callTimeouts, String propertyPrefix) {
 		this.callTimeouts = callTimeouts;
 		this.propertyPrefix = propertyPrefix;

@@ -22,7 +22,6 @@ public final class ConfiguredProxyRoutePlanner extends DefaultRoutePlanner {
 
 	private final List<Pattern> nonProxyHosts;
 
-	/** Create a new route planner. */
 	public ConfiguredProxyRoutePlanner(HttpHost proxy, List<String> nonProxyHosts) {
 		super(DefaultSchemePortResolver.INSTANCE);
 		this.proxy = proxy;

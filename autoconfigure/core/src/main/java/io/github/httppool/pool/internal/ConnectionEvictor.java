@@ -21,7 +21,6 @@ public final class ConnectionEvictor extends PoolBackgroundTask {
 
 	private static final Log logger = LogFactory.getLog(ConnectionEvictor.class);
 
-	/** Create a new evictor for the given pools. */
 	public ConnectionEvictor(HttpPools pools) {
 		super(pools, THREAD_NAME);
 	}

@@ -51,7 +51,6 @@ public final class ConnectionFailureRetryStrategy implements HttpRequestRetryStr
 
 	private final boolean retryNonIdempotent;
 
-	/** Create a new strategy. */
 	public ConnectionFailureRetryStrategy(int maxRetries, boolean retryNonIdempotent) {
 		Assert.isTrue(maxRetries >= 0, "'maxRetries' must not be negative");
 		this.maxRetries = maxRetries;

@@ -26,7 +26,6 @@ public final class DaemonScheduler {
 
 	private volatile @Nullable Thread thread;
 
-	/** Create a scheduler. */
 	public DaemonScheduler(String threadName, Duration stopTimeout) {
 		this.threadName = threadName;
 		this.stopTimeout = stopTimeout;

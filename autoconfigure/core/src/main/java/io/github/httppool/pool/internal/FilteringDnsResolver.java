@@ -20,7 +20,6 @@ public final class FilteringDnsResolver implements DnsResolver {
 
 	private final Predicate<InetAddress> filter;
 
-	/** Create a new resolver. */
 	public FilteringDnsResolver(DnsResolver delegate, Predicate<InetAddress> filter) {
 		this.delegate = delegate;
 		this.filter = filter;

@@ -22,7 +22,6 @@ public final class LeakDetector extends PoolBackgroundTask {
 
 	private static final Log logger = LogFactory.getLog(LeakDetector.class);
 
-	/** Create a detector for the given pools. */
 	public LeakDetector(HttpPools pools) {
 		super(pools, THREAD_NAME);
 	}

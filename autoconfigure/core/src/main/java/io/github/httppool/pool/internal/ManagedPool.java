@@ -47,7 +47,6 @@ public final class ManagedPool implements HttpPool {
 
 	private final Map<String, Object> details = new ConcurrentHashMap<>();
 
-	/** Create a new pool. */
 	public ManagedPool(String name, PoolingHttpClientConnectionManager connectionManager, CloseableHttpClient httpClient,
 			@Nullable Eviction eviction, @Nullable ConnectionRetirement retirement, @Nullable PoolMonitor monitor,
 			ServerKeepAlives serverKeepAlives) {

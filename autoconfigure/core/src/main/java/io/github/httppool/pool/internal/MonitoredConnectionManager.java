@@ -56,7 +56,6 @@ public final class MonitoredConnectionManager implements HttpClientConnectionMan
 
 	private final @Nullable PendingLeaseLimiter limiter;
 
-	/** Create a manager over a pool. */
 	public MonitoredConnectionManager(PoolMonitor monitor, PoolingHttpClientConnectionManager pool,
 			Function<HttpRoute, TimeValue> timeToLive, @Nullable PendingLeaseLimiter limiter) {
 		this.monitor = monitor;

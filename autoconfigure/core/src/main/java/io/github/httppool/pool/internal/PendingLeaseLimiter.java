@@ -41,7 +41,6 @@ public final class PendingLeaseLimiter implements PoolListener {
 
 	private final Map<HttpRoute, RouteLeases> routes = new ConcurrentHashMap<>();
 
-	/** Create a limiter. */
 	public PendingLeaseLimiter(String poolName, PoolingHttpClientConnectionManager pool,
 			ToIntFunction<HttpRoute> limits, Function<HttpRoute, String> limitProperty,
 			Function<HttpRoute, String> connectionLimitProperty) {

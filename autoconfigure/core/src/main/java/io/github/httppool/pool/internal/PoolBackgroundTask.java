@@ -24,7 +24,6 @@ public abstract class PoolBackgroundTask implements SmartLifecycle {
 
 	private boolean listening;
 
-	/** Create a new task. */
 	protected PoolBackgroundTask(HttpPools pools, String threadName) {
 		this.pools = pools;
 		this.scheduler = new DaemonScheduler(threadName, Duration.ofSeconds(5));

@@ -85,7 +85,6 @@ public final class PoolMonitor {
 
 	private volatile boolean shutdown;
 
-	/** Create a monitor. */
 	public PoolMonitor(String name, Options options, @Nullable AddressBalancer addresses) {
 		Assert.hasText(name, "'name' must not be empty");
 		this.name = name;

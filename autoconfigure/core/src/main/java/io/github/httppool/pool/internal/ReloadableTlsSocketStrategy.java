@@ -17,7 +17,6 @@ public final class ReloadableTlsSocketStrategy implements TlsSocketStrategy {
 
 	private final AtomicReference<TlsSocketStrategy> delegate;
 
-	/** Create a new strategy. */
 	public ReloadableTlsSocketStrategy(TlsSocketStrategy initial) {
 		this.delegate = new AtomicReference<>(initial);
 	}

@@ -22,7 +22,6 @@ public final class RouteConnectionConfigResolver implements Resolver<HttpRoute, 
 
 	private final ConnectionRetirement retirement;
 
-	/** Create a new resolver. */
 	public RouteConnectionConfigResolver(ConnectionConfig defaults, Map<RouteKey, ConnectionConfig> overrides,
 			ConnectionRetirement retirement) {
 		this.defaults = defaults;

@@ -21,7 +21,6 @@ public final class RouteKeepAliveStrategy implements ConnectionKeepAliveStrategy
 
 	private final Map<RouteKey, ConnectionKeepAliveStrategy> overrides;
 
-	/** Create a new strategy. */
 	public RouteKeepAliveStrategy(ConnectionKeepAliveStrategy defaults,
 			Map<RouteKey, ConnectionKeepAliveStrategy> overrides) {
 		this.defaults = defaults;

@@ -27,7 +27,6 @@ public final class RouteTlsSocketStrategy implements TlsSocketStrategy {
 
 	private final TlsSocketStrategy[] strategies;
 
-	/** Create a new strategy. */
 	public RouteTlsSocketStrategy(TlsSocketStrategy defaults, Map<RouteKey, ? extends TlsSocketStrategy> overrides) {
 		this.defaults = defaults;
 		this.keys = overrides.keySet().toArray(RouteKey[]::new);

@@ -39,12 +39,6 @@ public final class ServerAwareKeepAliveStrategy implements ConnectionKeepAliveSt
 	/** What a response without a {@code Keep-Alive} header is granted, made once. */
 	private final TimeValue defaultKeepAlive;
 
-	/** Create a new strategy. */
-	public ServerAwareKeepAliveStrategy(Duration defaultTimeout, Duration maxTimeout, Duration safetyMargin) {
-		this(defaultTimeout, maxTimeout, safetyMargin, null);
-	}
-
-	/** Create a new strategy that records what servers announce. */
 	public ServerAwareKeepAliveStrategy(Duration defaultTimeout, Duration maxTimeout, Duration safetyMargin,
 			@Nullable ServerKeepAlives announcements) {
 		Assert.isTrue(!defaultTimeout.isNegative() && !defaultTimeout.isZero(), "'defaultTimeout' must be positive");

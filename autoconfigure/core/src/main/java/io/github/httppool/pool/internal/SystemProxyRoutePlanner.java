@@ -39,7 +39,6 @@ public final class SystemProxyRoutePlanner extends SystemDefaultRoutePlanner {
 
 	private final Map<HttpHost, Answer> answers = new ConcurrentHashMap<>();
 
-	/** Create a planner. */
 	public SystemProxyRoutePlanner(@Nullable ProxySelector selector) {
 		super(DefaultSchemePortResolver.INSTANCE, selector);
 		this.answersFromProperties = selector != null

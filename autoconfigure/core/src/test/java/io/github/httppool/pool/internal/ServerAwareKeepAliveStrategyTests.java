@@ -19,7 +19,7 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
 class ServerAwareKeepAliveStrategyTests {
 
 	private final ServerAwareKeepAliveStrategy strategy = new ServerAwareKeepAliveStrategy(Duration.ofSeconds(20),
-			Duration.ofSeconds(60), Duration.ofSeconds(1));
+			Duration.ofSeconds(60), Duration.ofSeconds(1), null);
 
 	@Test
 	void usesTheDefaultWhenTheServerSaysNothing() {
@@ -119,7 +119,7 @@ class ServerAwareKeepAliveStrategyTests {
 	void rejectsACapBelowTheDefault() {
 		assertThatIllegalArgumentException()
 			.isThrownBy(() -> new ServerAwareKeepAliveStrategy(Duration.ofSeconds(20), Duration.ofSeconds(10),
-					Duration.ZERO))
+					Duration.ZERO, null))
 			.withMessageContaining("maxTimeout");
 	}
 
