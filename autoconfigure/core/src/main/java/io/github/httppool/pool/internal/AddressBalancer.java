@@ -24,13 +24,9 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.util.Assert;
 
 /**
- * The pool's DNS resolver, which spreads its connections over every address of a host:
- * a new connection goes to the address with the fewest connections (ties: round robin),
- * and an address whose last connect failed comes last, for a back-off that doubles from
- * one second up to the refresh interval. {@link #refresh()} resolves the hosts again,
- * retires connections to addresses that left ({@link CloseReason#ADDRESS_REMOVED}) and,
- * without a burst of handshakes, a few of over-represented addresses
- * ({@link CloseReason#REBALANCED}). A host is forgotten when it has no connection left.
+ * The pool's DNS resolver: spreads new connections over a host's addresses (fewest connections
+ * first, failed ones last for a doubling back-off) and, on {@link #refresh()}, retires
+ * connections to addresses that left or that hold more than their share.
  */
 public final class AddressBalancer implements DnsResolver {
 
@@ -76,10 +72,7 @@ public final class AddressBalancer implements DnsResolver {
 		return this.delegate.resolveCanonicalHostname(host);
 	}
 
-	/**
-	 * Return a host's known addresses, each with {@code address}, {@code connections},
-	 * {@code failedConnects} and, where it applies, {@code removed} or {@code backoff}.
-	 */
+	/** Return a host's known addresses with their connections, failed connects and state. */
 	public List<Map<String, Object>> addresses(String hostName) {
 		Host host = this.hosts.get(hostName);
 		List<Map<String, Object>> result = new ArrayList<>();

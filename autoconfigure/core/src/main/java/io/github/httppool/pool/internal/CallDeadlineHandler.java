@@ -24,12 +24,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Exec chain handler, first in the chain, that gives each call an overall deadline
- * ({@code call-timeout}): the wait for a connection, connecting, sending, retries,
- * redirects and reading the response body to its end. When the deadline passes the
- * exchange is cancelled and its connection closed, and the caller gets a
- * {@link CallTimeoutException} that names the deadline and the property. A server that
- * trickles its response one byte at a time, within every read's {@code response-timeout},
- * can otherwise hold a caller for as long as it likes.
+ * ({@code call-timeout}), response body included: a server trickling its response within
+ * every read's {@code response-timeout} cannot hold a caller for as long as it likes.
  */
 public final class CallDeadlineHandler implements ExecChainHandler {
 
@@ -76,10 +72,7 @@ public final class CallDeadlineHandler implements ExecChainHandler {
 		}
 	}
 
-	/**
-	 * One named daemon thread that exists only while calls with a deadline are under
-	 * way: with no core thread, it ends shortly after the last deadline is cancelled.
-	 */
+	/** One daemon thread, only while calls with a deadline are under way (no core thread). */
 	private static ScheduledThreadPoolExecutor newScheduler() {
 		ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(0, (runnable) -> {
 			Thread thread = new Thread(runnable, "http-pool-call-deadline");
@@ -136,10 +129,7 @@ public final class CallDeadlineHandler implements ExecChainHandler {
 			return timeout;
 		}
 
-		/**
-		 * The response body of the call: reading it counts against the deadline, which
-		 * ends when the body is read to its end or closed.
-		 */
+		/** The response body, read against the deadline, which ends at its end or close. */
 		private final class DeadlineEntity extends HttpEntityWrapper {
 
 			DeadlineEntity(HttpEntity entity) {

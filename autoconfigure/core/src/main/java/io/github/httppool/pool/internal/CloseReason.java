@@ -15,17 +15,12 @@ public enum CloseReason {
 	TTL,
 
 	/**
-	 * Found closed by the server when checked before reuse (after
-	 * {@code validate-after-inactivity}, or after another connection to the same host
-	 * failed before a response arrived), or idle when the retry of such a request, which
-	 * takes a new connection, met it.
+	 * Found closed by the server when checked before reuse, or idle when the retry of a
+	 * request that failed before its response met it.
 	 */
 	STALE,
 
-	/**
-	 * Idle, closed by the pool to make room for a connection to another route because
-	 * {@code max-total} was reached.
-	 */
+	/** Idle, closed to make room for another route at {@code max-total}. */
 	DISPLACED,
 
 	/** An I/O error (timeout, reset, no response) on the connection during an exchange. */
@@ -34,35 +29,19 @@ public enum CloseReason {
 	/** The server asked to close it ({@code Connection: close}). */
 	SERVER_CLOSE,
 
-	/**
-	 * Closed after an exchange without a known error, for instance a response that was
-	 * not read to the end or an error while reading the body.
-	 */
+	/** Closed after an exchange without a known error, such as a response not read to its end. */
 	NOT_REUSABLE,
 
-	/**
-	 * The server sent more than the response it announced (bytes after the body, a second
-	 * response): closed instead of being reused, so that no caller reads another caller's
-	 * response.
-	 */
+	/** The server sent more than its response: closed so no caller reads another's response. */
 	UNREAD_INPUT,
 
-	/**
-	 * Retired: closed after {@code HttpPool.retireConnections()} (the actuator endpoint's
-	 * write operation) or, while idle, because it existed at that moment.
-	 */
+	/** Closed after {@code HttpPool.retireConnections()}, or while idle because it existed then. */
 	RETIRED,
 
-	/**
-	 * Its address no longer resolves for its host name (the instance left): closed when
-	 * idle, or when released, and never leased again.
-	 */
+	/** Its address no longer resolves for its host name: closed when idle or released. */
 	ADDRESS_REMOVED,
 
-	/**
-	 * Retired so that the pool reconnects towards a host's less used addresses, for
-	 * instance after the host scaled out.
-	 */
+	/** Retired so that the pool reconnects towards a host's less used addresses. */
 	REBALANCED,
 
 	/** The pool was closed. */

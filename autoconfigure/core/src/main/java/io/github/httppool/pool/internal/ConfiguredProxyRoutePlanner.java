@@ -11,10 +11,8 @@ import org.apache.hc.core5.http.protocol.HttpContext;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Route planner that sends requests through a configured HTTP proxy, except to hosts
- * that match one of the non-proxy host patterns ({@code localhost}, {@code *.internal},
- * {@code 10.*}: {@code *} matches any characters, as in the JVM's
- * {@code http.nonProxyHosts}). HTTPS requests are tunnelled with {@code CONNECT}.
+ * Route planner for a configured proxy, except for hosts matching a non-proxy pattern
+ * ({@code *} matches any characters, as in {@code http.nonProxyHosts}).
  */
 public final class ConfiguredProxyRoutePlanner extends DefaultRoutePlanner {
 

@@ -6,13 +6,8 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
 /**
- * Closes expired and long-idle connections of every {@link HttpPool} in the background,
- * and resolves the hosts of pools with a DNS refresh interval again, on one daemon thread
- * named {@value #THREAD_NAME}, including pools added after start.
- * <p>
- * HttpClient's own evictor does nothing for a connection manager it does not own, which
- * is the case for every pool here. The evictor stops in a late phase, after the web
- * server's graceful shutdown, so it keeps pools tidy while in-flight calls finish.
+ * Closes expired and long-idle connections of every pool, and refreshes their addresses, in
+ * the background: HttpClient's own evictor ignores a connection manager it does not own.
  */
 public final class ConnectionEvictor extends PoolBackgroundTask {
 

@@ -28,19 +28,10 @@ import org.springframework.util.Assert;
 
 /**
  * {@link HttpRequestRetryStrategy} that retries a request only when its connection failed
- * before a response arrived, typically a pooled connection that the server or a load
- * balancer had already closed. Timeouts, refused connections, unknown hosts and TLS
- * failures are never retried (except a TLS handshake the server cut short, which sent
- * nothing, whatever the method), nor is any response, so a slow or failing server is not
- * hit twice. Non-idempotent methods are retried only when explicitly allowed.
- * <p>
- * Such a retry goes to a new connection, closing the idle connections of the route it
- * meets on the way: typically the failed one was a reused one that the server closed when
- * it restarted or reloaded, and the pool's other idle connections were most likely closed
- * by the same event, or are being closed. Other requests check those before they reuse
- * them.
- * <p>
- * HttpClient itself never retries a request whose body cannot be repeated.
+ * before a response arrived, never a response, a timeout, a refused connect, an unknown host
+ * or a TLS failure (except a handshake the server cut short); non-idempotent methods only
+ * when allowed. The retry takes a new connection: the event that closed the failed one may
+ * be closing the route's other idle connections too.
  */
 public final class ConnectionFailureRetryStrategy implements HttpRequestRetryStrategy {
 
@@ -81,10 +72,7 @@ public final class ConnectionFailureRetryStrategy implements HttpRequestRetryStr
 		return retry;
 	}
 
-	/**
-	 * Return whether a TLS handshake failed because the server closed or reset the
-	 * connection (a dying process), not because a certificate or a protocol was rejected.
-	 */
+	/** Whether the server closed or reset the connection in the handshake, not rejected it. */
 	private static boolean isHandshakeTerminatedByServer(IOException exception) {
 		if (exception instanceof SSLPeerUnverifiedException) {
 			// the JDK's message when the session has no peer certificates: the handshake

@@ -5,10 +5,8 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.apache.hc.core5.util.TimeValue;
 
 /**
- * Marks every connection that exists now as retired: it finishes the request it serves
- * but is not reused. Used after a certificate rotation and for DNS or blue-green
- * cut-overs. Retirement works through the connection's time to live, which HttpClient
- * checks on every lease.
+ * Marks every connection that exists now as retired (finishes its request, is not reused)
+ * through the time to live that HttpClient checks on every lease.
  */
 public final class ConnectionRetirement {
 

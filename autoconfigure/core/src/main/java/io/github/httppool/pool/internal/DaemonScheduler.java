@@ -7,11 +7,7 @@ import java.util.concurrent.TimeUnit;
 
 import org.jspecify.annotations.Nullable;
 
-/**
- * The single named daemon thread that one of the starter's background tasks (eviction,
- * keep-warm, leak detection) runs on: started with its lifecycle bean, created only when
- * the first task is scheduled, and stopped in order.
- */
+/** The named daemon thread of one background task, created at its first task. */
 public final class DaemonScheduler {
 
 	private final String threadName;
@@ -42,10 +38,7 @@ public final class DaemonScheduler {
 		}
 	}
 
-	/**
-	 * Run a task repeatedly, with the given delay between runs, while the scheduler runs;
-	 * does nothing when it is stopped.
-	 */
+	/** Run a task with a fixed delay while the scheduler runs. */
 	public void scheduleWithFixedDelay(Runnable task, Duration delay) {
 		synchronized (this.monitor) {
 			if (!this.running) {

@@ -9,11 +9,7 @@ import java.util.function.Predicate;
 
 import org.apache.hc.client5.http.DnsResolver;
 
-/**
- * {@link DnsResolver} that drops the addresses Spring Boot's {@code InetAddressFilter}
- * does not match, so that Spring Boot's {@code spring.http.clients} address filtering keeps
- * working on the starter's pools.
- */
+/** {@link DnsResolver} that drops the addresses Spring Boot's {@code InetAddressFilter} rejects. */
 public final class FilteringDnsResolver implements DnsResolver {
 
 	private final DnsResolver delegate;

@@ -13,11 +13,8 @@ import org.apache.hc.core5.net.URIAuthority;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Request interceptor, first in a pooled client's protocol chain, that gives a request
- * without a {@code Host} header the one HttpClient's {@code RequestTargetHost} would give
- * it, formatted once per host and port instead of on every request. Requests it leaves
- * alone (a {@code CONNECT}, an authority with user info or none) get theirs from
- * HttpClient as before.
+ * Request interceptor that adds the {@code Host} header HttpClient's {@code RequestTargetHost}
+ * would, formatted once per host and port instead of on every request.
  */
 public final class HostHeaders implements HttpRequestInterceptor {
 

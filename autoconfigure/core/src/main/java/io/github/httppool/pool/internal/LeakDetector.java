@@ -9,11 +9,8 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
 /**
- * Reports connections leased longer than their pool's leak detection threshold: one
- * WARN per lease with the stack trace of the code that leased it, and one INFO when it
- * is released after all. Checks run on one daemon thread named {@value #THREAD_NAME},
- * created only when a pool has a threshold, for every pool including those added
- * after start.
+ * Reports connections leased longer than the leak detection threshold: a WARN with where
+ * it was leased, and an INFO when it is released after all.
  */
 public final class LeakDetector extends PoolBackgroundTask {
 

@@ -14,11 +14,7 @@ public enum LeaseOutcome {
 	/** The lease failed otherwise: the caller was interrupted or the request cancelled. */
 	FAILED,
 
-	/**
-	 * The caller was turned away at once, without waiting: as many callers as
-	 * {@code max-pending-leases} allows were already waiting for a connection to the
-	 * route.
-	 */
+	/** Turned away at once: {@code max-pending-leases} callers were already waiting. */
 	REJECTED;
 
 	/** Return the value used as a tag and in JSON. */

@@ -2,22 +2,13 @@ package io.github.httppool.pool.internal;
 
 import java.util.Locale;
 
-/**
- * How a lease that nobody would end was found and reclaimed: its connection was leased
- * for a response that the application never closed.
- */
+/** How a lease whose response the application never closed was found and reclaimed. */
 public enum LeaseReclaim {
 
-	/**
-	 * The response was obtained while an inbound servlet request was handled, and was
-	 * still open when that request completed.
-	 */
+	/** Still open when the inbound servlet request that obtained it completed. */
 	REQUEST_END("still open when the inbound request that obtained it completed"),
 
-	/**
-	 * The garbage collector found that nothing referred to the response, its body stream
-	 * or its connection any more.
-	 */
+	/** Nothing referred to the response, its body stream or its connection any more. */
 	UNREACHABLE("dropped without being closed: the garbage collector found it unreachable");
 
 	private final String description;

@@ -27,16 +27,9 @@ import org.apache.hc.core5.util.Timeout;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One lease of a monitored pool, from the request for a connection to its release: the
- * lease request HttpClient waits on and then the endpoint it holds. It times the wait,
- * hands back (to be closed) a pooled connection that must not serve the lease and leases
- * another, and keeps what the retry strategy needs to know in the call's context.
- * <p>
- * A lease that leak detection, reclaim of unreachable leases or an inbound request's
- * {@link ResponseScope} watches is also a {@link Lease}, and remembers the last response
- * received, so that a lease nobody releases can be reclaimed. Once ended it is inert: the
- * HTTP client's late release or close does not touch the connection, which may serve
- * another caller by then.
+ * One lease of a monitored pool: the lease request, which times the wait and hands back
+ * connections that must not serve it, then the endpoint. A watched lease is also a
+ * {@link Lease}, which can be reclaimed; once ended, the client's late calls are ignored.
  */
 final class LeasedEndpoint extends ConnectionEndpoint implements LeaseRequest {
 
@@ -135,11 +128,7 @@ final class LeasedEndpoint extends ConnectionEndpoint implements LeaseRequest {
 		return this;
 	}
 
-	/**
-	 * Lease a connection that may serve this lease: a pooled connection that holds input
-	 * no response accounts for, outlived its share of the route's time to live or is
-	 * suspect is handed back, to be closed, and another is leased in its place.
-	 */
+	/** Lease a connection, handing back (to be closed) those that must not serve this lease. */
 	private ConnectionEndpoint leaseReusable(Timeout timeout)
 			throws InterruptedException, ExecutionException, TimeoutException {
 		long timeToLiveNanos = this.manager.timeToLiveNanos(this.route);
@@ -287,11 +276,7 @@ final class LeasedEndpoint extends ConnectionEndpoint implements LeaseRequest {
 		}
 	}
 
-	/**
-	 * Reclaim a lease that nobody would end: read the rest of its response if all of it
-	 * has arrived (the connection is then released as usual), else close the connection
-	 * and hand it back to the pool.
-	 */
+	/** Reclaim the lease: drain its response if it all arrived, else close its connection. */
 	void reclaim(LeaseReclaim reclaim) {
 		Lease lease = this.lease;
 		if (lease == null || lease.ended) {
@@ -304,9 +289,8 @@ final class LeasedEndpoint extends ConnectionEndpoint implements LeaseRequest {
 	}
 
 	/**
-	 * Read the rest of the last response's body if all of it has arrived already, without
-	 * waiting for the network: reaching its end hands the connection back to the pool
-	 * through the HTTP client, which decides as always whether it is reused.
+	 * Read the rest of the body if it all arrived, without waiting for the network: reaching
+	 * its end releases the connection through the HTTP client.
 	 */
 	private boolean drainArrivedBody(Lease lease) {
 		ClassicHttpResponse response = this.response;
@@ -340,10 +324,7 @@ final class LeasedEndpoint extends ConnectionEndpoint implements LeaseRequest {
 		return "LeasedEndpoint[" + this.pooled + "]";
 	}
 
-	/**
-	 * A watched lease. It refers to the pool's endpoint, never to the endpoint the HTTP
-	 * client holds, so that the latter can become unreachable while the lease lasts.
-	 */
+	/** A watched lease; it refers to the pool's endpoint so the client's can become unreachable. */
 	static final class Lease extends PhantomReference<LeasedEndpoint> {
 
 		static final VarHandle ENDED;

@@ -8,7 +8,6 @@ import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 
 import io.github.httppool.pool.HttpPool;
-import io.github.httppool.pool.HttpPools;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.apache.hc.client5.http.HttpRoute;
@@ -21,12 +20,7 @@ import org.jspecify.annotations.Nullable;
 
 import org.springframework.util.Assert;
 
-/**
- * The starter's {@link HttpPool}: the pool with what observes and maintains it (its
- * monitor, background eviction, connection retirement and the keep-alive timeouts its
- * servers announce). Every pool in {@link HttpPools} is one; {@link #of(HttpPool)} gives
- * the internals of a pool handed out as {@code HttpPool}.
- */
+/** The starter's {@link HttpPool}: the pool with its monitor, eviction and retirement. */
 public final class ManagedPool implements HttpPool {
 
 	private static final Log logger = LogFactory.getLog(ManagedPool.class);
@@ -62,10 +56,7 @@ public final class ManagedPool implements HttpPool {
 		this.serverKeepAlives = serverKeepAlives;
 	}
 
-	/**
-	 * Return the starter's pool behind a pool handed out as {@link HttpPool}.
-	 * @throws IllegalArgumentException if the pool is not one the starter made
-	 */
+	/** Return the starter's pool behind an {@link HttpPool}, or throw if it is not one. */
 	public static ManagedPool of(HttpPool pool) {
 		if (pool instanceof ManagedPool managed) {
 			return managed;
@@ -124,10 +115,8 @@ public final class ManagedPool implements HttpPool {
 	}
 
 	/**
-	 * Close expired connections and connections idle longer than the eviction's idle
-	 * timeout, then forget what is kept per route and per host for routes the pool no
-	 * longer holds (server keep-alive announcements, per-route meters). Does nothing for
-	 * a pool without eviction.
+	 * Close expired and idle connections, then forget what is kept for routes the pool no
+	 * longer holds. Does nothing without eviction.
 	 */
 	public void evict() {
 		if (this.monitor != null) {
@@ -146,12 +135,7 @@ public final class ManagedPool implements HttpPool {
 		}
 	}
 
-	/**
-	 * Resolve the hosts the pool holds connections to again and retire connections to
-	 * addresses that left or that hold more than their share; does nothing for a pool
-	 * without an {@link AddressBalancer}.
-	 * @see AddressBalancer#refresh()
-	 */
+	/** Refresh the addresses of the pool's {@link AddressBalancer}, if any. */
 	public void refreshAddresses() {
 		AddressBalancer addresses = (this.monitor != null) ? this.monitor.addresses() : null;
 		if (addresses != null && !this.connectionManager.isClosed()) {

@@ -3,11 +3,7 @@ package io.github.httppool.pool.internal;
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
 
-/**
- * Converts durations to the milliseconds HttpClient and the JDK's schedulers work in,
- * rounding up: a positive duration shorter than a millisecond becomes one millisecond,
- * never zero, which HttpClient takes as "no timeout".
- */
+/** Rounds durations up to milliseconds: never zero, which HttpClient takes as no timeout. */
 public final class Milliseconds {
 
 	private Milliseconds() {

@@ -35,13 +35,11 @@ import org.apache.hc.core5.util.Timeout;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A pooled connection that reports its connect and TLS handshake times (between the
- * {@code bind} calls HttpClient makes) and why it closes. It is not reused while it holds
- * input no response accounts for (the next caller would read it as its answer), nor once
- * it outlived its share of the route's time to live (up to
- * {@value PoolMonitor#LIFETIME_SPREAD_PERCENT}% less, so connections opened together are
- * renewed at different times). State flags are written by the thread holding the
- * connection (the pool hands it over under its lock) and read when it is closed.
+ * A pooled connection that reports its connect and TLS handshake times and why it closes.
+ * It is not reused while it holds input no response accounts for (the next caller would
+ * read it), nor once it outlived its share of the time to live (up to
+ * {@value PoolMonitor#LIFETIME_SPREAD_PERCENT}% less). State flags are written by the
+ * thread holding the connection and read when it closes.
  */
 final class MonitoredConnection implements ManagedHttpClientConnection, Identifiable {
 
@@ -105,10 +103,7 @@ final class MonitoredConnection implements ManagedHttpClientConnection, Identifi
 		return new MonitoredConnection(monitor, connection, probe);
 	}
 
-	/**
-	 * Return the connection of a pool endpoint: HttpClient 5.5+ endpoints hold it; on 5.4
-	 * an open endpoint hands it to a request executor that sends nothing.
-	 */
+	/** Return an endpoint's connection: held on HttpClient 5.5+, looked up by an executor on 5.4. */
 	static @Nullable MonitoredConnection of(ConnectionEndpoint endpoint) {
 		if (Holder.PRESENT) {
 			return Holder.connection(endpoint);
@@ -207,9 +202,8 @@ final class MonitoredConnection implements ManagedHttpClientConnection, Identifi
 	}
 
 	/**
-	 * A retry reuses no pooled connection: the event that closed the failed one (a
-	 * restart, a reload) may still be closing others. Other callers check a connection
-	 * that was idle when another one to its host failed before its response.
+	 * A retry reuses no pooled connection: what closed the failed one may still close others.
+	 * Others check a connection that was idle when one to its host failed that way.
 	 */
 	private boolean isSuspect(boolean forRetry) {
 		if (forRetry) {
@@ -473,8 +467,8 @@ final class MonitoredConnection implements ManagedHttpClientConnection, Identifi
 	}
 
 	/**
-	 * The response parser of one connection, which remembers its input buffer: HttpClient
-	 * reads ahead into it, where neither the socket nor the staleness check sees bytes.
+	 * The response parser that remembers the connection's input buffer: HttpClient reads
+	 * ahead into it, where neither the socket nor the staleness check sees bytes.
 	 */
 	static final class InputBufferProbe
 			implements HttpMessageParserFactory<ClassicHttpResponse>, HttpMessageParser<ClassicHttpResponse> {

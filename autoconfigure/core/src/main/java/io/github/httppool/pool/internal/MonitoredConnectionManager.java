@@ -24,21 +24,12 @@ import org.apache.hc.core5.util.Timeout;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The connection manager an HTTP client of a monitored pool leases from. It delegates
- * everything to the pool and, on the way, times every lease (queued or not), turns away
- * callers the {@link PendingLeaseLimiter} does not admit, remembers leased connections
- * (for leak detection and reclaim), reports failed connects and hands the keep-alive of a
- * released connection to the connection.
- * <p>
- * Closing it closes the pool; the starter's clients never do, since they treat the
- * manager as shared.
+ * The connection manager over a monitored pool: it times leases, applies the
+ * {@link PendingLeaseLimiter}, tracks leases and reports failed connects.
  */
 public final class MonitoredConnectionManager implements HttpClientConnectionManager, ConnPoolControl<HttpRoute> {
 
-	/**
-	 * The user token the retry strategy puts in a call's context for the retry's lease,
-	 * which HttpClient hands to {@link #lease}: that lease reuses no pooled connection.
-	 */
+	/** The user token of a retry's lease, which reuses no pooled connection. */
 	static final Object RETRY = new Object() {
 
 		@Override
@@ -68,13 +59,9 @@ public final class MonitoredConnectionManager implements HttpClientConnectionMan
 	}
 
 	/**
-	 * Return the exec chain handler, for a place before HttpClient's {@code CONNECT} step
-	 * (which leases the connection), that replaces HttpClient's
-	 * {@code Timeout deadline: ...} pool timeout with an {@link HttpPoolExhaustedException}
-	 * that says what happened and what to change, and HttpClient's bare
-	 * {@code Request aborted} for an interrupted caller with an
-	 * {@link InterruptedIOException} that says so. A caller the limiter turned away gets
-	 * the limiter's exception.
+	 * Return the handler, before HttpClient's {@code CONNECT} step, that turns a pool timeout
+	 * into an {@link HttpPoolExhaustedException} and an interrupted lease into an
+	 * {@link InterruptedIOException} that say what happened.
 	 */
 	public ExecChainHandler exhaustionHandler() {
 		return (request, scope, chain) -> {

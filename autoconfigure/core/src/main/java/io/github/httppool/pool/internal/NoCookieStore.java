@@ -13,15 +13,9 @@ import org.apache.hc.core5.http.HttpResponseInterceptor;
 import org.apache.hc.core5.http.protocol.HttpContext;
 
 /**
- * The cookie store of a pooled HTTP client: it keeps nothing. A pooled client serves
- * every caller of a service, so a cookie kept for one caller (a session, a load
- * balancer's stickiness) would be sent with the requests of all the others. Clients that
- * opt in to cookies get a store of their own for each request factory.
- * <p>
- * The client's cookie interceptors are {@link #ADD_COOKIES} and {@link #PROCESS_COOKIES}
- * instead of HttpClient's own: they hand a request to HttpClient's only when its context
- * holds a store of its own, so that a call without cookies neither looks up a cookie
- * specification nor matches cookies against the request's origin.
+ * The cookie store of a pooled client, which keeps nothing: a cookie kept for one caller
+ * would be sent for all. Its interceptors hand a request to HttpClient's only when its
+ * context holds a store of its own.
  */
 public final class NoCookieStore implements CookieStore {
 

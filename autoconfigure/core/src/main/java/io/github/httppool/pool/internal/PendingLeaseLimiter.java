@@ -15,14 +15,8 @@ import org.apache.hc.core5.pool.PoolStats;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Bounds how many callers may wait for a connection to one route: when as many callers
- * as the route's limit already wait, the next one is turned away at once with an
- * {@link HttpPoolExhaustedException} instead of queueing for a connection it would most
- * likely not get within the connection request timeout.
- * <p>
- * The request path pays one map lookup and two atomic updates per lease; the pool's own
- * count of waiting callers is read only when the route's callers outnumber the limit.
- * What it keeps per route is forgotten with the route.
+ * Bounds how many callers may wait for a connection to one route: beyond the limit, a
+ * caller is turned away at once with an {@link HttpPoolExhaustedException}.
  */
 public final class PendingLeaseLimiter implements PoolListener {
 
@@ -51,10 +45,7 @@ public final class PendingLeaseLimiter implements PoolListener {
 		this.limits = limits;
 	}
 
-	/**
-	 * Admit a caller that is about to lease a connection to a route, or turn it away.
-	 * An admitted caller decrements the route's count once its lease ends.
-	 */
+	/** Admit a caller (it decrements the count when its lease ends), or {@code null}. */
 	@Nullable RouteLeases enter(HttpRoute route) {
 		RouteLeases leases = this.routes.get(route);
 		if (leases == null) {

@@ -8,10 +8,8 @@ import io.github.httppool.pool.HttpPools;
 import org.springframework.context.SmartLifecycle;
 
 /**
- * Background work for every {@link HttpPool} of an {@link HttpPools}, pools added after
- * start included, on one daemon thread for all of them. It starts before and stops after
- * the web server and its graceful shutdown, so that it keeps working while in-flight
- * calls finish.
+ * Background work for every pool of an {@link HttpPools} on one daemon thread, stopped
+ * after the web server's graceful shutdown.
  */
 public abstract class PoolBackgroundTask implements SmartLifecycle {
 

@@ -4,11 +4,7 @@ import java.util.Set;
 
 import org.apache.hc.client5.http.HttpRoute;
 
-/**
- * Receives the events of one pool, on the thread where they happen: keep
- * implementations fast and non-blocking. Register with
- * {@link PoolMonitor#addListener(PoolListener)}.
- */
+/** Receives the events of one pool on the thread where they happen: keep it fast. */
 public interface PoolListener {
 
 	/** A caller's lease attempt ended. */
@@ -35,17 +31,11 @@ public interface PoolListener {
 	default void leakDetected(HttpRoute route) {
 	}
 
-	/**
-	 * A lease that nobody would end was reclaimed: its response was drained or its
-	 * connection closed, and the connection went back to the pool.
-	 */
+	/** A lease that nobody would end was reclaimed. */
 	default void leaseReclaimed(HttpRoute route, LeaseReclaim reclaim) {
 	}
 
-	/**
-	 * The pool was cleaned up: routes not in the given set have no connection and no
-	 * waiting caller any more, and what is kept per route for them can be forgotten.
-	 */
+	/** Routes not in the set have no connection nor waiting caller any more. */
 	default void routesRetained(Set<HttpRoute> routes) {
 	}
 

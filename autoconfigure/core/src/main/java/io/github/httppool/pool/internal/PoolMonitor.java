@@ -30,9 +30,8 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.util.Assert;
 
 /**
- * The observability hub of one pool: it makes the pool's connections, keeps running
- * totals, tracks leases for leak detection and reclaim, and hands every event to the
- * {@link PoolListener listeners}. It needs no Micrometer.
+ * The observability hub of one pool: makes its connections, keeps totals, tracks leases and
+ * hands every event to the {@link PoolListener listeners}.
  */
 public final class PoolMonitor {
 
@@ -230,10 +229,7 @@ public final class PoolMonitor {
 		}
 	}
 
-	/**
-	 * Return the one instance the pool uses for a route: HttpClient plans a new route per
-	 * request, and per-route maps find the pool's instance by identity.
-	 */
+	/** Return the pool's one instance of a route, which per-route maps find by identity. */
 	HttpRoute route(HttpRoute route) {
 		HttpRoute known = this.routes.get(route);
 		if (known == null) {

@@ -9,10 +9,7 @@ import javax.net.ssl.SSLSocket;
 import org.apache.hc.client5.http.ssl.TlsSocketStrategy;
 import org.apache.hc.core5.http.protocol.HttpContext;
 
-/**
- * {@link TlsSocketStrategy} whose TLS material can be replaced while the pool runs, so
- * that connections opened after a certificate rotation use the new material.
- */
+/** {@link TlsSocketStrategy} whose TLS material can be replaced while the pool runs. */
 public final class ReloadableTlsSocketStrategy implements TlsSocketStrategy {
 
 	private final AtomicReference<TlsSocketStrategy> delegate;

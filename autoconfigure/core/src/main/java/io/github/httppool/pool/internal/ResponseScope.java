@@ -6,21 +6,14 @@ import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The connections leased for responses while one inbound request is handled, so that
- * those still leased when it completes are reclaimed: a response whose whole body has
- * arrived is read to its end and its connection reused, any other connection is closed.
- * A scope is active on the threads that {@link #enter(ResponseScope) entered} it (a
- * request-bound holder, as Spring's {@code RequestContextHolder}); an inbound request
- * that goes asynchronous enters it on each dispatch and closes it when it completes.
+ * The leases made while one inbound request is handled (on threads that {@link #enter
+ * entered} it), reclaimed when it completes.
  */
 public final class ResponseScope {
 
 	private static final ThreadLocal<@Nullable ResponseScope> current = new ThreadLocal<>();
 
-	/**
-	 * How many leases the scope holds before it forgets those already ended, so that an
-	 * inbound request that makes many calls does not hold them all.
-	 */
+	/** How many leases the scope holds before it forgets those already ended. */
 	private static final int PRUNE_SIZE = 16;
 
 	private @Nullable List<LeasedEndpoint> endpoints;
@@ -61,10 +54,7 @@ public final class ResponseScope {
 		this.endpoints.add(endpoint);
 	}
 
-	/**
-	 * Reclaim the connections leased in this scope that are still leased. Later leases
-	 * in the scope are not tracked by it.
-	 */
+	/** Reclaim the scope's connections still leased; later leases are not tracked. */
 	public void close() {
 		List<LeasedEndpoint> endpoints;
 		synchronized (this) {

@@ -8,9 +8,8 @@ import org.apache.hc.core5.function.Resolver;
 import org.apache.hc.core5.util.TimeValue;
 
 /**
- * Resolves the {@link ConnectionConfig} of a route: the pool's defaults, or a per-host
- * override, with the time to live shortened while {@link ConnectionRetirement retired}
- * connections may still be pooled.
+ * Resolves a route's {@link ConnectionConfig}, with the time to live shortened while
+ * {@link ConnectionRetirement retired} connections may still be pooled.
  */
 public final class RouteConnectionConfigResolver implements Resolver<HttpRoute, ConnectionConfig> {
 

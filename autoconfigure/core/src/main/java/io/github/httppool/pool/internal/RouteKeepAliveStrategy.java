@@ -11,10 +11,7 @@ import org.apache.hc.core5.http.protocol.HttpContext;
 import org.apache.hc.core5.util.TimeValue;
 import org.jspecify.annotations.Nullable;
 
-/**
- * {@link ConnectionKeepAliveStrategy} that applies a per-host strategy where one is
- * configured and the pool's strategy elsewhere.
- */
+/** Applies a per-host keep-alive strategy where one is configured, the pool's elsewhere. */
 public final class RouteKeepAliveStrategy implements ConnectionKeepAliveStrategy {
 
 	private final ConnectionKeepAliveStrategy defaults;

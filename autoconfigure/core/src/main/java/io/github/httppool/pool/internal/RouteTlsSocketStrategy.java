@@ -11,11 +11,8 @@ import org.apache.hc.core5.http.HttpHost;
 import org.apache.hc.core5.http.protocol.HttpContext;
 
 /**
- * {@link TlsSocketStrategy} that upgrades a connection with the TLS material of its
- * upstream: the strategy of the first {@link RouteKey} that matches the TLS target, else
- * the pool's default. The choice depends on the target host and port alone, which are
- * part of the pool's route, so every pooled connection of a route was made with that
- * route's material and is never leased for another upstream.
+ * {@link TlsSocketStrategy} with the material of the first {@link RouteKey} matching the
+ * target, which is part of the route, so a connection never serves another upstream.
  */
 public final class RouteTlsSocketStrategy implements TlsSocketStrategy {
 

@@ -16,13 +16,8 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.util.Assert;
 
 /**
- * {@link ConnectionKeepAliveStrategy} that cooperates with the server: it honours the
- * server's {@code Keep-Alive: timeout=N} minus a safety margin, uses a default when the
- * server says nothing, and caps the result so that connections are not kept longer than
- * load balancers on the way keep them.
- * <p>
- * Unlike HttpClient's default strategy it never answers {@code null} (which would close
- * the connection) nor a non-positive value (which would keep it forever).
+ * Keep-alive strategy that honours the server's {@code Keep-Alive: timeout=N} minus a margin,
+ * with a default and a cap; unlike HttpClient's it never answers {@code null} or forever.
  */
 public final class ServerAwareKeepAliveStrategy implements ConnectionKeepAliveStrategy {
 
@@ -71,10 +66,7 @@ public final class ServerAwareKeepAliveStrategy implements ConnectionKeepAliveSt
 		return Math.max(MINIMUM_MILLIS, Math.min(millis, this.maxMillis));
 	}
 
-	/**
-	 * Subtract the safety margin, but never more than half of what the server allows, so
-	 * that short server timeouts still leave room for reuse.
-	 */
+	/** Subtract the margin, at most half, so short server timeouts still allow reuse. */
 	private long trimmed(long serverMillis) {
 		return Math.max(serverMillis - this.safetyMarginMillis, serverMillis / 2);
 	}

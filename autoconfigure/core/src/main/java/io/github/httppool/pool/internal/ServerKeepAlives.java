@@ -10,11 +10,8 @@ import org.apache.hc.core5.http.HttpHost;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What the servers of one pool announced about keeping connections alive: per target
- * host, the keep-alive time granted from the server's {@code Keep-Alive: timeout=N}
- * (after the safety margin and the caps) and when the last response with it arrived.
- * {@link ServerAwareKeepAliveStrategy} records; keep-warm reads it to replace kept
- * connections before the server closes them, instead of extending them.
+ * The keep-alive granted from each target host's {@code Keep-Alive: timeout=N} and when it
+ * was last announced, so that keep-warm replaces connections before the server closes them.
  */
 public final class ServerKeepAlives {
 
@@ -38,9 +35,8 @@ public final class ServerKeepAlives {
 	}
 
 	/**
-	 * Forget the announcements of hosts that none of the given routes leads to, except
-	 * those recorded since the routes were read: a request to a new host may record its
-	 * announcement after the pool's routes were read and before they are applied here.
+	 * Forget hosts no route leads to, except those recorded since the routes were read
+	 * (as {@link System#nanoTime()}).
 	 */
 	public void retain(Set<HttpRoute> routes, long readAtNanos) {
 		if (this.announcements.isEmpty()) {

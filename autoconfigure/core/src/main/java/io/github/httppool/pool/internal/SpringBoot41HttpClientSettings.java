@@ -11,10 +11,7 @@ import org.springframework.boot.http.client.HttpClientSettings;
 import org.springframework.boot.http.client.HttpCookieHandling;
 import org.springframework.boot.http.client.InetAddressFilter;
 
-/**
- * The only class of the starter that references Spring Boot 4.1 types; loaded only
- * through {@link SpringBootHttpClientFeatures} once those types are known to be present.
- */
+/** The starter's only reference to Spring Boot 4.1 types, loaded only where they exist. */
 final class SpringBoot41HttpClientSettings {
 
 	private static final Map<InetAddressFilter, Predicate<InetAddress>> predicates = new ConcurrentHashMap<>();

@@ -15,10 +15,8 @@ import org.springframework.util.ClassUtils;
 import org.springframework.util.ReflectionUtils;
 
 /**
- * Reads the {@link HttpClientSettings} that only some Spring Boot generations have: the
- * address filter and the cookie handling arrived with Spring Boot 4.1. On Spring Boot 3.5
- * and 4.0 both read as not set, so the starter's own defaults hold (no address filter, no
- * cookie kept), and no Spring Boot 4.1 type is ever loaded.
+ * Reads the {@link HttpClientSettings} of Spring Boot 4.1 (address filter, cookie handling);
+ * they read as not set on 3.5 and 4.0, where no 4.1 type is loaded.
  */
 public final class SpringBootHttpClientFeatures {
 
@@ -30,10 +28,7 @@ public final class SpringBootHttpClientFeatures {
 	private SpringBootHttpClientFeatures() {
 	}
 
-	/**
-	 * Return the settings that set nothing: Spring Boot 4's {@code defaults()}, or on
-	 * Spring Boot 3.5, which has no such method, settings made of four {@code null}s.
-	 */
+	/** Return settings that set nothing ({@code defaults()}, or four {@code null}s on 3.5). */
 	public static HttpClientSettings defaults() {
 		if (DEFAULTS != null) {
 			return (HttpClientSettings) ReflectionUtils.invokeMethod(DEFAULTS, null);
@@ -47,18 +42,12 @@ public final class SpringBootHttpClientFeatures {
 		}
 	}
 
-	/**
-	 * Return whether the running Spring Boot has the address filter and cookie handling
-	 * settings (Spring Boot 4.1 and later).
-	 */
+	/** Return whether the running Spring Boot is 4.1 or later. */
 	public static boolean available() {
 		return SPRING_BOOT_41;
 	}
 
-	/**
-	 * Return the address filter of the settings as a predicate; the same filter instance
-	 * always gives the same predicate instance, so pools can be told apart by identity.
-	 */
+	/** Return the address filter as a predicate, the same instance for the same filter. */
 	public static @Nullable Predicate<InetAddress> addressFilter(HttpClientSettings settings) {
 		return SPRING_BOOT_41 ? SpringBoot41HttpClientSettings.addressFilter(settings) : null;
 	}

@@ -13,19 +13,12 @@ import org.apache.hc.core5.http.protocol.HttpContext;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The route planner of a client without a configured proxy: it follows the JVM's proxy
- * settings as {@link SystemDefaultRoutePlanner} does, without a URI built and the
- * selector asked on every request. The JDK's own selector answers from system properties
- * alone, so its answer for a target host is kept until one of those properties changes;
- * any other selector (or the JVM's system proxies) is asked on every request, as it may
- * answer differently each time.
+ * Follows the JVM's proxy settings as {@link SystemDefaultRoutePlanner}, but keeps the JDK
+ * selector's answer per host until a proxy system property changes.
  */
 public final class SystemProxyRoutePlanner extends SystemDefaultRoutePlanner {
 
-	/**
-	 * The system properties the JDK's default selector reads when it selects: first those
-	 * that name a proxy host, without which it reads none of the others.
-	 */
+	/** The properties the JDK's selector reads; the host ones first, without which it reads none. */
 	private static final String[] PROPERTIES = { "http.proxyHost", "https.proxyHost", "proxyHost", "socksProxyHost",
 			"http.proxyPort", "http.nonProxyHosts", "https.proxyPort", "proxyPort", "socksProxyPort",
 			"socksNonProxyHosts" };
