@@ -25,30 +25,22 @@ public final class ConnectionEvictor extends PoolBackgroundTask {
 		ManagedPool pool = ManagedPool.of(httpPool);
 		ManagedPool.Eviction eviction = pool.eviction();
 		if (eviction != null) {
-			scheduler.scheduleWithFixedDelay(() -> evict(pool), eviction.interval());
+			scheduler.scheduleWithFixedDelay(() -> run(pool, pool::evict, "evict connections of"), eviction.interval());
 		}
 		PoolMonitor monitor = pool.monitor();
 		AddressBalancer addresses = (monitor != null) ? monitor.addresses() : null;
 		if (addresses != null && addresses.refreshInterval() != null) {
-			scheduler.scheduleWithFixedDelay(() -> refreshAddresses(pool), addresses.refreshInterval());
+			scheduler.scheduleWithFixedDelay(() -> run(pool, pool::refreshAddresses, "refresh the addresses of"),
+					addresses.refreshInterval());
 		}
 	}
 
-	private void refreshAddresses(ManagedPool pool) {
+	private static void run(ManagedPool pool, Runnable task, String failure) {
 		try {
-			pool.refreshAddresses();
+			task.run();
 		}
 		catch (RuntimeException ex) {
-			logger.warn("Could not refresh the addresses of HTTP pool '" + pool.name() + "': " + ex);
-		}
-	}
-
-	private void evict(ManagedPool pool) {
-		try {
-			pool.evict();
-		}
-		catch (RuntimeException ex) {
-			logger.warn("Could not evict connections of HTTP pool '" + pool.name() + "': " + ex);
+			logger.warn("Could not " + failure + " HTTP pool '" + pool.name() + "': " + ex);
 		}
 	}
 
