@@ -59,11 +59,7 @@ public final class CallDeadlineHandler implements ExecChainHandler {
 			}
 			return response;
 		}
-		catch (IOException ex) {
-			deadline.cancel();
-			throw deadline.translate(ex);
-		}
-		catch (HttpException | RuntimeException ex) {
+		catch (IOException | HttpException | RuntimeException ex) {
 			deadline.cancel();
 			if (deadline.expired) {
 				throw deadline.timeout(ex);
