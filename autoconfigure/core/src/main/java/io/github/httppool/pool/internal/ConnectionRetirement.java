@@ -17,11 +17,6 @@ public final class ConnectionRetirement {
 		this.retiredBeforeMillis.set(System.currentTimeMillis());
 	}
 
-	/** Return whether connections have ever been retired. */
-	public boolean isActive() {
-		return this.retiredBeforeMillis.get() != 0;
-	}
-
 	/** Return the time to live that expires every retired connection, given the configured one. */
 	public TimeValue timeToLive(TimeValue configured) {
 		long retiredBefore = this.retiredBeforeMillis.get();

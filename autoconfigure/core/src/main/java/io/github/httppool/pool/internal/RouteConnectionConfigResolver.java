@@ -1,6 +1,7 @@
 package io.github.httppool.pool.internal;
 
 import java.util.Map;
+import java.util.Objects;
 
 import org.apache.hc.client5.http.HttpRoute;
 import org.apache.hc.client5.http.config.ConnectionConfig;
@@ -38,11 +39,8 @@ public final class RouteConnectionConfigResolver implements Resolver<HttpRoute, 
 				break;
 			}
 		}
-		if (!this.retirement.isActive()) {
-			return config;
-		}
 		TimeValue timeToLive = this.retirement.timeToLive(config.getTimeToLive());
-		if (timeToLive.equals(config.getTimeToLive())) {
+		if (Objects.equals(timeToLive, config.getTimeToLive())) {
 			return config;
 		}
 		return ConnectionConfig.copy(config).setTimeToLive(timeToLive).build();
