@@ -11,7 +11,7 @@ public enum LeaseReclaim {
 	/** Nothing referred to the response, its body stream or its connection any more. */
 	UNREACHABLE("dropped without being closed: the garbage collector found it unreachable");
 
-	private final String description;
+	final String description;
 
 	LeaseReclaim(String description) {
 		this.description = description;
@@ -20,10 +20,6 @@ public enum LeaseReclaim {
 	/** Return the value used as a tag and in JSON. */
 	public String tagValue() {
 		return name().toLowerCase(Locale.ROOT).replace('_', '-');
-	}
-
-	String description() {
-		return this.description;
 	}
 
 }

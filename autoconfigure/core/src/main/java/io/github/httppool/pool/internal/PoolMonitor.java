@@ -292,7 +292,7 @@ public final class PoolMonitor {
 			window[1] = 0;
 		}
 		logger.warn("HTTP pool '" + this.name + "' reclaimed a connection to " + routeName(lease.route)
-				+ " leased for a response " + reclaim.description() + " (" + reclaim.tagValue() + "), after "
+				+ " leased for a response " + reclaim.description + " (" + reclaim.tagValue() + "), after "
 				+ Duration.ofNanos(now - lease.leasedAtNanos).toMillis() + " ms; "
 				+ (drained ? "its body had arrived and was read to its end, which released the connection as closing the response would"
 						: "the connection was closed")
