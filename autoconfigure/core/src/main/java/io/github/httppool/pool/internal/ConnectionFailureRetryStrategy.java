@@ -55,9 +55,9 @@ public final class ConnectionFailureRetryStrategy implements HttpRequestRetryStr
 				&& context.removeAttribute(LeasedEndpoint.FAILED_BEFORE_RESPONSE) != null;
 		boolean handshakeTerminated = context != null && context.removeAttribute(LeasedEndpoint.CONNECT_FAILED) != null
 				&& isHandshakeTerminatedByServer(exception);
-		// A request whose connection failed in its TLS handshake was never sent: any method
-		// may be sent again.
-		boolean retry = execCount <= this.maxRetries && !isCancelled(request)
+		// a request whose TLS handshake failed was never sent: any method may be sent again
+		boolean retry = execCount <= this.maxRetries
+				&& !(request instanceof CancellableDependency cancellable && cancellable.isCancelled())
 				&& (!isNonRetriable(exception) || handshakeTerminated)
 				&& (this.retryNonIdempotent || Method.isIdempotent(request.getMethod()) || handshakeTerminated);
 		if (context instanceof HttpClientContext client) {
@@ -75,8 +75,7 @@ public final class ConnectionFailureRetryStrategy implements HttpRequestRetryStr
 	/** Whether the server closed or reset the connection in the handshake, not rejected it. */
 	private static boolean isHandshakeTerminatedByServer(IOException exception) {
 		if (exception instanceof SSLPeerUnverifiedException) {
-			// the JDK's message when the session has no peer certificates: the handshake
-			// did not complete (a rejected certificate or host name says so instead)
+			// the JDK's message when the handshake did not complete (a rejection says so instead)
 			return "peer not authenticated".equals(exception.getMessage());
 		}
 		if (!(exception instanceof SSLHandshakeException)) {
@@ -105,10 +104,6 @@ public final class ConnectionFailureRetryStrategy implements HttpRequestRetryStr
 
 	private static boolean isNonRetriable(IOException exception) {
 		return NON_RETRIABLE.stream().anyMatch((type) -> type.isInstance(exception));
-	}
-
-	private static boolean isCancelled(HttpRequest request) {
-		return request instanceof CancellableDependency cancellable && cancellable.isCancelled();
 	}
 
 }
