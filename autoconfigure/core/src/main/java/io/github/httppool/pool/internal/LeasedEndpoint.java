@@ -81,8 +81,6 @@ final class LeasedEndpoint extends ConnectionEndpoint implements LeaseRequest {
 		this.forRetry = forRetry;
 	}
 
-	// ------------------------------------------------------------------ lease request
-
 	@Override
 	public ConnectionEndpoint get(Timeout timeout) throws InterruptedException, ExecutionException, TimeoutException {
 		if (this.pooled != null) {
@@ -162,8 +160,6 @@ final class LeasedEndpoint extends ConnectionEndpoint implements LeaseRequest {
 		return this.delegate.cancel();
 	}
 
-	// ------------------------------------------------------------------ endpoint
-
 	@Override
 	public ClassicHttpResponse execute(String id, ClassicHttpRequest request, HttpRequestExecutor executor,
 			HttpContext context) throws IOException, HttpException {
@@ -235,7 +231,7 @@ final class LeasedEndpoint extends ConnectionEndpoint implements LeaseRequest {
 		if (lease == null) {
 			return true;
 		}
-		// a scope holding this endpoint until its inbound request completes does not keep the response
+		// a scope holding this endpoint until its request completes must not keep the response
 		this.response = null;
 		return this.manager.monitor.released(lease);
 	}

@@ -254,8 +254,7 @@ final class MonitoredConnection implements ManagedHttpClientConnection, Identifi
 			if (socket.getInputStream().available() > 0) {
 				return true;
 			}
-			// Before its first response a TLS connection may hold the server's post-handshake
-			// messages (session tickets), which the first read consumes: not a response.
+			// before its first response, TLS may hold the server's session tickets: not a response
 			Socket tlsBaseSocket = this.tlsBaseSocket;
 			return tlsBaseSocket != null && tlsBaseSocket != socket && buffer != null
 					&& tlsBaseSocket.getInputStream().available() > 0;
