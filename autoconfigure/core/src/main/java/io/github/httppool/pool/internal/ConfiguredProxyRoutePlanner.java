@@ -10,10 +10,7 @@ import org.apache.hc.core5.http.HttpHost;
 import org.apache.hc.core5.http.protocol.HttpContext;
 import org.jspecify.annotations.Nullable;
 
-/**
- * Route planner for a configured proxy, except for hosts matching a non-proxy pattern
- * ({@code *} matches any characters, as in {@code http.nonProxyHosts}).
- */
+/** Routes through a configured proxy, except hosts matching a non-proxy pattern ({@code *} wildcards). */
 public final class ConfiguredProxyRoutePlanner extends DefaultRoutePlanner {
 
 	private final HttpHost proxy;

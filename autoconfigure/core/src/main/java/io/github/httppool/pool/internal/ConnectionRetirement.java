@@ -4,10 +4,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import org.apache.hc.core5.util.TimeValue;
 
-/**
- * Marks every connection that exists now as retired (finishes its request, is not reused)
- * through the time to live that HttpClient checks on every lease.
- */
+/** Retires every connection that exists now through the time to live HttpClient checks at lease. */
 public final class ConnectionRetirement {
 
 	private final AtomicLong retiredBeforeMillis = new AtomicLong();

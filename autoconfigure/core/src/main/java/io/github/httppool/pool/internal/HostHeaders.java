@@ -12,10 +12,7 @@ import org.apache.hc.core5.http.protocol.HttpContext;
 import org.apache.hc.core5.net.URIAuthority;
 import org.jspecify.annotations.Nullable;
 
-/**
- * Request interceptor that adds the {@code Host} header HttpClient's {@code RequestTargetHost}
- * would, formatted once per host and port instead of on every request.
- */
+/** Adds the {@code Host} header HttpClient would, formatted once per host instead of per request. */
 public final class HostHeaders implements HttpRequestInterceptor {
 
 	/** Beyond this many host names, the others are formatted on every request. */

@@ -8,10 +8,7 @@ import io.github.httppool.pool.HttpPools;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
-/**
- * Reports connections leased longer than the leak detection threshold: a WARN with where
- * it was leased, and an INFO when it is released after all.
- */
+/** Reports leases older than the leak detection threshold (WARN), and their late release (INFO). */
 public final class LeakDetector extends PoolBackgroundTask {
 
 	/** The name of the leak detection thread. */

@@ -284,10 +284,7 @@ final class LeasedEndpoint extends ConnectionEndpoint implements LeaseRequest {
 		}
 	}
 
-	/**
-	 * Read the rest of the body if it all arrived, without waiting for the network: reaching
-	 * its end releases the connection through the HTTP client.
-	 */
+	/** Read the rest of the body if it all arrived: its end releases the connection as usual. */
 	private boolean drainArrivedBody(Lease lease) {
 		ClassicHttpResponse response = this.response;
 		HttpEntity entity = (response != null) ? response.getEntity() : null;

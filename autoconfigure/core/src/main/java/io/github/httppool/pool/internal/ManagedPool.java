@@ -114,10 +114,7 @@ public final class ManagedPool implements HttpPool {
 		return this.connectionManager.getTotalStats();
 	}
 
-	/**
-	 * Close expired and idle connections, then forget what is kept for routes the pool no
-	 * longer holds. Does nothing without eviction.
-	 */
+	/** Close expired and idle connections and forget routes the pool no longer holds, with eviction. */
 	public void evict() {
 		if (this.monitor != null) {
 			this.monitor.reclaimUnreachable();
@@ -183,7 +180,6 @@ public final class ManagedPool implements HttpPool {
 
 	/**
 	 * How a pool's idle and expired connections are closed in the background.
-	 *
 	 * @param interval how often the pool is checked
 	 * @param idleTimeout idle time after which a connection is closed
 	 */

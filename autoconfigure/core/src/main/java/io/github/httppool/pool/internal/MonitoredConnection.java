@@ -201,10 +201,7 @@ final class MonitoredConnection implements ManagedHttpClientConnection, Identifi
 		return false;
 	}
 
-	/**
-	 * A retry reuses no pooled connection: what closed the failed one may still close others.
-	 * Others check a connection that was idle when one to its host failed that way.
-	 */
+	/** A retry takes a new connection; others check one idle when its host failed that way. */
 	private boolean isSuspect(boolean forRetry) {
 		if (forRetry) {
 			return true;
@@ -465,10 +462,7 @@ final class MonitoredConnection implements ManagedHttpClientConnection, Identifi
 		return this.delegate.toString();
 	}
 
-	/**
-	 * The response parser that remembers the connection's input buffer: HttpClient reads
-	 * ahead into it, where neither the socket nor the staleness check sees bytes.
-	 */
+	/** The response parser, which keeps the input buffer HttpClient reads ahead into. */
 	static final class InputBufferProbe
 			implements HttpMessageParserFactory<ClassicHttpResponse>, HttpMessageParser<ClassicHttpResponse> {
 

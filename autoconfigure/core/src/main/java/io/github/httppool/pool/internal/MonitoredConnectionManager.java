@@ -23,10 +23,7 @@ import org.apache.hc.core5.util.TimeValue;
 import org.apache.hc.core5.util.Timeout;
 import org.jspecify.annotations.Nullable;
 
-/**
- * The connection manager over a monitored pool: it times leases, applies the
- * {@link PendingLeaseLimiter}, tracks leases and reports failed connects.
- */
+/** The connection manager over a monitored pool: times, limits and tracks leases. */
 public final class MonitoredConnectionManager implements HttpClientConnectionManager, ConnPoolControl<HttpRoute> {
 
 	/** The user token of a retry's lease, which reuses no pooled connection. */

@@ -14,10 +14,7 @@ import org.apache.hc.core5.http.ConnectionRequestTimeoutException;
 import org.apache.hc.core5.pool.PoolStats;
 import org.jspecify.annotations.Nullable;
 
-/**
- * Bounds how many callers may wait for a connection to one route: beyond the limit, a
- * caller is turned away at once with an {@link HttpPoolExhaustedException}.
- */
+/** Bounds how many callers may wait for a connection to one route; the others are turned away. */
 public final class PendingLeaseLimiter implements PoolListener {
 
 	/** The limit that means "no limit". */

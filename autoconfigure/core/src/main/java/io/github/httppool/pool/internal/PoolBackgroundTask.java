@@ -7,10 +7,7 @@ import io.github.httppool.pool.HttpPools;
 
 import org.springframework.context.SmartLifecycle;
 
-/**
- * Background work for every pool of an {@link HttpPools} on one daemon thread, stopped
- * after the web server's graceful shutdown.
- */
+/** Background work for every pool on one daemon thread, stopped after the web server's shutdown. */
 public abstract class PoolBackgroundTask implements SmartLifecycle {
 
 	/** The lifecycle phase: started before and stopped after the web server and its graceful shutdown. */

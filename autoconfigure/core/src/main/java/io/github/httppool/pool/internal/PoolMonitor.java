@@ -29,10 +29,7 @@ import org.jspecify.annotations.Nullable;
 
 import org.springframework.util.Assert;
 
-/**
- * The observability hub of one pool: makes its connections, keeps totals, tracks leases and
- * hands every event to the {@link PoolListener listeners}.
- */
+/** The observability hub of one pool: connections, totals, leases and {@link PoolListener listeners}. */
 public final class PoolMonitor {
 
 	static final int LIFETIME_SPREAD_PERCENT = 5;
@@ -435,14 +432,12 @@ public final class PoolMonitor {
 	/**
 	 * What a monitor needs to know about its pool's settings.
 	 *
-	 * @param propertyPrefix the prefix of the client's properties, such as
-	 * {@code http.pool.}, for messages
+	 * @param propertyPrefix the prefix of the client's properties, for messages
 	 * @param timeToLive the connections' maximum lifetime, or {@code null}
 	 * @param idleTimeout the evictor's idle timeout, or {@code null} without eviction
 	 * @param leakDetectionThreshold the leak detection threshold, or {@code null}
 	 * @param settings the pool's effective settings, for the actuator endpoint
-	 * @param reclaimAtRequestEnd whether leases are reclaimed when their inbound request
-	 * completes
+	 * @param reclaimAtRequestEnd whether leases are reclaimed when their inbound request ends
 	 * @param reclaimUnreachable whether leases with unreachable endpoints are reclaimed
 	 */
 	public record Options(String propertyPrefix, @Nullable Duration timeToLive, @Nullable Duration idleTimeout,

@@ -5,10 +5,7 @@ import java.util.List;
 
 import org.jspecify.annotations.Nullable;
 
-/**
- * The leases made while one inbound request is handled (on threads that {@link #enter
- * entered} it), reclaimed when it completes.
- */
+/** The leases made while one inbound request is handled, reclaimed when it completes. */
 public final class ResponseScope {
 
 	private static final ThreadLocal<@Nullable ResponseScope> current = new ThreadLocal<>();

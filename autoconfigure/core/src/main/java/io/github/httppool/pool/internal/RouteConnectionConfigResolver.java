@@ -8,10 +8,7 @@ import org.apache.hc.client5.http.config.ConnectionConfig;
 import org.apache.hc.core5.function.Resolver;
 import org.apache.hc.core5.util.TimeValue;
 
-/**
- * Resolves a route's {@link ConnectionConfig}, with the time to live shortened while
- * {@link ConnectionRetirement retired} connections may still be pooled.
- */
+/** Resolves a route's {@link ConnectionConfig}, with the time to live shortened after a retirement. */
 public final class RouteConnectionConfigResolver implements Resolver<HttpRoute, ConnectionConfig> {
 
 	private final ConnectionConfig defaults;

@@ -34,10 +34,7 @@ public final class ServerKeepAlives {
 		return this.announcements.get(target);
 	}
 
-	/**
-	 * Forget hosts no route leads to, except those recorded since the routes were read
-	 * (as {@link System#nanoTime()}).
-	 */
+	/** Forget hosts no route leads to, except those recorded since the routes were read. */
 	public void retain(Set<HttpRoute> routes, long readAtNanos) {
 		if (this.announcements.isEmpty()) {
 			return;
