@@ -42,6 +42,7 @@ public final class AddressBalancer implements DnsResolver {
 
 	private final Map<String, Host> hosts = new ConcurrentHashMap<>();
 
+	/** Create a balancer; without a refresh interval, hosts are resolved only to connect. */
 	public AddressBalancer(DnsResolver delegate, @Nullable Duration refreshInterval) {
 		Assert.notNull(delegate, "'delegate' must not be null");
 		this.delegate = delegate;

@@ -41,6 +41,7 @@ public final class ManagedPool implements HttpPool {
 
 	private final Map<String, Object> details = new ConcurrentHashMap<>();
 
+	/** Create a pool; without eviction, retirement or monitor, it has none. */
 	public ManagedPool(String name, PoolingHttpClientConnectionManager connectionManager, CloseableHttpClient httpClient,
 			@Nullable Eviction eviction, @Nullable ConnectionRetirement retirement, @Nullable PoolMonitor monitor,
 			ServerKeepAlives serverKeepAlives) {

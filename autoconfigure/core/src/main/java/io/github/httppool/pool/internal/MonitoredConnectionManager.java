@@ -44,6 +44,7 @@ public final class MonitoredConnectionManager implements HttpClientConnectionMan
 
 	private final @Nullable PendingLeaseLimiter limiter;
 
+	/** Create a manager; a route's time to live is negative for none, the limiter optional. */
 	public MonitoredConnectionManager(PoolMonitor monitor, PoolingHttpClientConnectionManager pool,
 			Function<HttpRoute, TimeValue> timeToLive, @Nullable PendingLeaseLimiter limiter) {
 		this.monitor = monitor;

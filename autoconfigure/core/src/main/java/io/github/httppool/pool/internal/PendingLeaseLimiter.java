@@ -32,6 +32,7 @@ public final class PendingLeaseLimiter implements PoolListener {
 
 	private final Map<HttpRoute, RouteLeases> routes = new ConcurrentHashMap<>();
 
+	/** Create a limiter of per-route limits ({@link #UNBOUNDED} for none), naming their properties. */
 	public PendingLeaseLimiter(String poolName, PoolingHttpClientConnectionManager pool,
 			ToIntFunction<HttpRoute> limits, Function<HttpRoute, String> limitProperty,
 			Function<HttpRoute, String> connectionLimitProperty) {
