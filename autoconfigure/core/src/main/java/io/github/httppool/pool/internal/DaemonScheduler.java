@@ -27,7 +27,7 @@ public final class DaemonScheduler {
 		this.stopTimeout = stopTimeout;
 	}
 
-	/** Start accepting tasks. */
+	/** Start accepting tasks; return whether the scheduler was stopped. */
 	public boolean start() {
 		synchronized (this.monitor) {
 			if (this.running) {

@@ -225,7 +225,7 @@ final class LeasedEndpoint extends ConnectionEndpoint implements LeaseRequest {
 		return lease != null && lease.ended;
 	}
 
-	/** End the lease at its release. */
+	/** End the lease at its release; return {@code false} if it was reclaimed already. */
 	boolean release() {
 		Lease lease = this.lease;
 		if (lease == null) {
@@ -356,7 +356,7 @@ final class LeasedEndpoint extends ConnectionEndpoint implements LeaseRequest {
 					? new PoolMonitor.LeaseSite(Thread.currentThread().getName()) : null;
 		}
 
-		/** End the lease, close its connection and hand it back to the pool. */
+		/** End the lease, close its connection and hand it back; return whether this call ended it. */
 		boolean closeAndRelease() {
 			if (!this.manager.monitor.released(this)) {
 				return false;

@@ -218,7 +218,7 @@ final class MonitoredConnection implements ManagedHttpClientConnection, Identifi
 		}
 	}
 
-	/** Stop reusing this connection: closed now if idle, else when released. */
+	/** Stop reusing this connection (closed now if idle); return whether it was not retiring yet. */
 	boolean retire(CloseReason reason) {
 		synchronized (this) {
 			if (this.discardReason != null || !this.established) {
