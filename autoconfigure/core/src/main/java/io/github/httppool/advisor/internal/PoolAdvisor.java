@@ -27,18 +27,13 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Watches one pool over a rolling window and says, per route, whether its connection
- * limit should be raised, lowered or left alone, and whether connections churn. It
- * samples the pool's figures on the advisor's thread; on the request path it only adds
- * each lease's wait to a histogram. It keeps figures for at most
- * {@link AdvisorSettings#maxRoutes()} routes, making room by forgetting routes that have
- * no connection.
- *
- * @since 0.1.0
+ * limit should be raised, lowered or left alone, and whether connections churn. On the
+ * request path it only adds each lease's wait to a histogram; it keeps figures for at most
+ * {@link AdvisorSettings#maxRoutes()} routes, forgetting routes without connections.
  */
 public final class PoolAdvisor implements PoolListener {
 
-	// Fewer requests per new connection than this, over at least CHURN_MIN_CONNECTIONS new
-	// connections, is churn.
+	// Fewer requests per new connection than this, over at least CHURN_MIN_CONNECTIONS, is churn.
 	static final double CHURN_REQUESTS_PER_CONNECTION = 2.0;
 
 	static final int CHURN_MIN_CONNECTIONS = 10;
@@ -173,9 +168,12 @@ public final class PoolAdvisor implements PoolListener {
 		return advice;
 	}
 
+	private long coveredNanos() {
+		return Math.min(System.nanoTime() - this.originNanos, this.settings.window().toNanos());
+	}
+
 	private Duration observedFor() {
-		long elapsed = System.nanoTime() - this.originNanos;
-		return Duration.ofMillis(Math.min(elapsed, this.settings.window().toNanos()) / 1_000_000);
+		return Duration.ofMillis(coveredNanos() / 1_000_000);
 	}
 
 	// As the actuator endpoint shows it.
@@ -222,8 +220,7 @@ public final class PoolAdvisor implements PoolListener {
 		observed.put("leasesRejected", summary.rejected);
 		boolean waited = summary.saturatedNanos > 0 || summary.timeouts > 0 || summary.rejected > 0;
 		if (waited && summary.peakDemand > limit || summary.timeouts > 0 || summary.rejected > 0) {
-			int demand = Math.max(summary.peakDemand, limit + 1);
-			int suggested = demand;
+			int suggested = Math.max(summary.peakDemand, limit + 1);
 			StringBuilder reason = new StringBuilder(320);
 			reason.append("Raise ").append(property).append(" from ").append(limit).append(" to about ");
 			ServerConcurrency server = this.serverConcurrency;
@@ -388,8 +385,7 @@ public final class PoolAdvisor implements PoolListener {
 	}
 
 	private double saturatedShare(RouteWindow.Summary summary) {
-		long covered = Math.max(1, Math.min(System.nanoTime() - this.originNanos, this.settings.window().toNanos()));
-		return Math.min(1.0, (double) summary.saturatedNanos / covered);
+		return Math.min(1.0, (double) summary.saturatedNanos / Math.max(1, coveredNanos()));
 	}
 
 	private CounterSnapshot snapshot(long index) {
@@ -420,11 +416,7 @@ public final class PoolAdvisor implements PoolListener {
 
 	}
 
-	/**
-	 * How the advisor works: how far back it looks, the most routes per pool it keeps
-	 * figures for at a time, whether it logs a warning for a route that spends a sizable
-	 * share (between 0 and 1) of the window at its limit with callers waiting.
-	 */
+	/** How far back the advisor looks, how many routes it tracks, and when it warns. */
 	public record AdvisorSettings(Duration window, int maxRoutes, boolean warnings, double warningShare) {
 
 		// A three-hundredth of the window, at least every 250 ms and at most every 20 ms.
@@ -435,10 +427,8 @@ public final class PoolAdvisor implements PoolListener {
 	}
 
 	/**
-	 * How many requests the application's web server handles at once, which bounds how
-	 * many connections a route can need when its calls are made from request threads;
-	 * {@code description} says what bounds it, such as
-	 * {@code Tomcat runs at most 200 request threads (server.tomcat.threads.max)}.
+	 * How many requests the application's web server handles at once, which bounds how many
+	 * connections a route called from request threads can need; {@code description} says why.
 	 */
 	public record ServerConcurrency(String description, int limit) {
 
@@ -451,18 +441,11 @@ public final class PoolAdvisor implements PoolListener {
 
 	}
 
-	/**
-	 * What the advisor recommends for one route ({@code scheme://host:port}) of a pool:
-	 * the property to change and its suggested value ({@code null} when nothing is to
-	 * change), the recommendation in words and what the advisor saw over the window.
-	 */
+	/** What the advisor recommends for one route; {@code property} is null when nothing is to change. */
 	public record RouteAdvice(String route, Action action, @Nullable String property, int current,
 			@Nullable Integer suggested, String reason, Map<String, Object> observed) {
 
-		/**
-		 * Raise the route's connection limit (callers waited for connections), lower it
-		 * (far fewer connections were used), or nothing.
-		 */
+		/** Raise the route's connection limit, lower it, or nothing. */
 		public enum Action {
 
 			RAISE, LOWER, NONE

@@ -16,11 +16,8 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The advisors of every monitored pool, pools added later included: each samples its
- * pool on the {@code http-pool-advisor} daemon thread and, unless warnings are off, logs
- * one warning per saturated route and window.
- *
- * @since 0.1.0
+ * The advisors of every monitored pool, sampling on the {@code http-pool-advisor} daemon
+ * thread and, unless warnings are off, logging one warning per saturated route and window.
  */
 public class PoolAdvisors extends PoolBackgroundTask {
 

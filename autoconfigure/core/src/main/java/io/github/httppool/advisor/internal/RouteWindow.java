@@ -6,10 +6,8 @@ import java.util.concurrent.atomic.LongAdder;
 import io.github.httppool.pool.internal.LeaseOutcome;
 
 /**
- * What one route of a pool went through over a rolling window, kept as a ring of
- * {@value #SLOTS} slots. The sampler thread writes the sampled figures (leased and
- * waiting callers) and moves to the next slot; callers only add their lease wait to
- * the current slot's histogram, with one atomic increment.
+ * What one route of a pool went through over a rolling window, as a ring of {@value #SLOTS}
+ * slots written by the sampler thread; callers only add their lease wait to a histogram.
  */
 final class RouteWindow {
 
@@ -82,20 +80,17 @@ final class RouteWindow {
 				summary.timeouts += slot.timeouts.sum();
 				summary.rejected += slot.rejected.sum();
 				for (int i = 0; i < BUCKETS; i++) {
-					waits[i] += slot.waits.get(i);
+					long count = slot.waits.get(i);
+					waits[i] += count;
+					summary.leases += count;
 				}
 			}
 		}
-		long total = 0;
-		for (long count : waits) {
-			total += count;
-		}
-		summary.leases = total;
-		if (total > 0 && summary.peakLeased == 0) {
+		if (summary.leases > 0 && summary.peakLeased == 0) {
 			summary.peakLeased = 1;
 			summary.peakDemand = Math.max(summary.peakDemand, 1);
 		}
-		summary.leaseWaitP99Micros = percentile(waits, total, 0.99);
+		summary.leaseWaitP99Micros = percentile(waits, summary.leases, 0.99);
 		return summary;
 	}
 

@@ -38,9 +38,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Opens connections into a pool without a request, by HttpClient's own {@code lease →
- * connect → release} on the route the client's planner gives; every endpoint is leased
- * before any is released, within the route's and the pool's free room, never through a
- * proxy. Its lock is held while the warm-up or keep-warm pre-opens.
+ * connect → release}, within the route's and the pool's free room, never through a proxy.
  */
 final class ConnectionPreOpener {
 
@@ -142,10 +140,8 @@ final class ConnectionPreOpener {
 		};
 	}
 
-	// Where the server announced a keep-alive timeout, idle connections are left alone
-	// (touching them would outlive the server's timer) but all replaced when some are
-	// missing or would expire before the next check; otherwise they are leased (which
-	// checks them) and the missing ones opened.
+	// Where the server announced a keep-alive timeout, idle connections are left alone (touching
+	// them would outlive its timer) but all replaced when some are missing or would expire.
 	Result topUp(WarmupTarget target, ServerKeepAlives serverKeepAlives, long deadline, Duration interval)
 			throws HttpException {
 		int minIdle = target.minIdle();
@@ -218,10 +214,7 @@ final class ConnectionPreOpener {
 		}
 	}
 
-	/**
-	 * What opening connections to a target did: connects still running at the deadline,
-	 * connections the pool had no room for, why the target was skipped, the first failure.
-	 */
+	/** What opening connections to a target did. */
 	record Result(WarmupOutcome.Connections connections, int stillConnecting, int notAttempted,
 			@Nullable String skipped, @Nullable Throwable failure) {
 

@@ -17,7 +17,7 @@ import org.springframework.context.SmartLifecycle;
 
 /**
  * Keeps {@code min-idle} idle connections open to every target that asks for it, every
- * {@code keep-warm.interval} on one daemon thread; stops first on shutdown.
+ * {@code keep-warm.interval} on one daemon thread.
  */
 public final class KeepWarm implements SmartLifecycle {
 

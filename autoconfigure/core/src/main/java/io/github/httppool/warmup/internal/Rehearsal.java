@@ -37,10 +37,8 @@ import org.springframework.web.client.RestClientException;
 
 /**
  * Sends rehearsal requests to a {@link Server} through a client made like the
- * application's, so that the request path is loaded and compiled before the first real
- * call: a JSON {@code GET} and {@code POST}, a text {@code GET} and a JSON round trip per
- * application type, every other connection's worth without observations; text only
- * once a JSON step finds no converter.
+ * application's, so that the request path is compiled before the first real call: JSON
+ * and text requests and a JSON round trip per application type, some without observations.
  */
 final class Rehearsal {
 
@@ -117,10 +115,8 @@ final class Rehearsal {
 		}
 	}
 
-	// Read a type from an empty JSON document (which builds its deserializer even when that
-	// makes no instance), then write an instance read and read it back. A record that an
-	// empty document cannot give (a primitive component) is made with zeros and nulls
-	// instead, so that reading it back calls its constructor as a response does.
+	// Read a type from an empty JSON document (which builds its deserializer), then write the
+	// instance and read it back; a record an empty document cannot give is made of zeros and nulls.
 	private void roundTrip(RestClient client, int index) {
 		Class<?> type = this.types.get(index);
 		Object instance = this.instances[index];
@@ -166,7 +162,7 @@ final class Rehearsal {
 			.body(type);
 	}
 
-	/** What a rehearsal did: requests completed, time, why it stopped early or failed. */
+	/** What a rehearsal did. */
 	record Outcome(int completed, Duration duration, @Nullable String skipped, @Nullable String failure) {
 
 		Outcome plus(String leg, Outcome next) {
@@ -187,10 +183,8 @@ final class Rehearsal {
 	}
 
 	/**
-	 * The rehearsal's upstream: HttpCore's HTTP/1.1 server on {@code 127.0.0.1}, over TLS
-	 * when given a context. It echoes bodies, answers {@code items} and {@code types} with
-	 * JSON, the rest with text, and closes every {@value #REQUESTS_PER_CONNECTION}th
-	 * connection so that connecting is rehearsed too.
+	 * The rehearsal's upstream on {@code 127.0.0.1}: it echoes bodies, answers with JSON or
+	 * text, and closes every {@value #REQUESTS_PER_CONNECTION}th connection.
 	 */
 	static final class Server implements AutoCloseable {
 

@@ -21,10 +21,9 @@ import org.springframework.util.function.ThrowingFunction;
 import org.springframework.web.client.RestClient;
 
 /**
- * A rehearsal, once per JVM for a plan (the code it compiles is the same for every
- * context), on a daemon thread, over HTTP then TLS, stopping one budget after it started
- * or was joined. Started early, on a client with Spring's defaults, it is joined by a
- * short leg on the application's client.
+ * A rehearsal, once per JVM for a plan, on a daemon thread, over HTTP then TLS, stopping one
+ * budget after it started or was joined; started early, it ends with a short leg on the
+ * application's client.
  */
 public final class RehearsalRun {
 
@@ -134,23 +133,14 @@ public final class RehearsalRun {
 		return new WarmupOutcome.RehearsalResult(outcome.completed(), outcome.duration());
 	}
 
-	/**
-	 * What the rehearsal covers, for all clients together: the requests, over HTTP and
-	 * again over TLS if {@code tls}, and the application types read and written as JSON.
-	 */
+	/** What the rehearsal covers, for all clients together. */
 	public record Plan(int requests, List<Class<?>> types, boolean tls) {
 
 	}
 
-	/**
-	 * Creates the rehearsal's throw-away client: a {@link RestClient} on a pool of its
-	 * own, made like the application's but seen by none of its meters, health or
-	 * observations.
-	 */
+	/** Creates the rehearsal's throw-away client, on a pool of its own closed after use. */
 	public interface ClientFactory {
 
-		// A client on a new pool (TLS trusting only the rehearsal, if given), handed to the
-		// rehearsal; the pool is closed after.
 		<T> T withClient(@Nullable SSLContext tls, ThrowingFunction<RestClient, T> rehearsal) throws Exception;
 
 	}

@@ -3,10 +3,8 @@ package io.github.httppool.warmup.internal;
 import java.util.Locale;
 
 /**
- * A real request sent to a warm-up target, written {@code METHOD path}.
- *
- * @param method the HTTP method, upper case
- * @param path the path, optionally with a query, resolved against the target's URL
+ * A real request sent to a warm-up target, written {@code METHOD path}: an upper-case
+ * method and a path, optionally with a query, resolved against the target's URL.
  */
 public record WarmupRequest(String method, String path) {
 

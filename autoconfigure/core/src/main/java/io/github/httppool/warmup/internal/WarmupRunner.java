@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -33,10 +34,9 @@ import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
 import org.springframework.web.client.RestClient;
 
 /**
- * The {@link HttpPoolWarmer}: created with the pools, it starts the rehearsal (once per
- * JVM); run, it waits for it within one budget for all pools (the rehearsal stops sending
- * at half of it), pre-opens every pool's connections at once, then sends the warm-up
- * requests; a WARN line per failure and a summary line per pool.
+ * The {@link HttpPoolWarmer}: starts the rehearsal when created; run, it waits for it
+ * within one budget for all pools (the rehearsal stops sending at half of it), pre-opens
+ * every pool's connections at once, then sends the warm-up requests.
  */
 public final class WarmupRunner implements HttpPoolWarmer {
 
@@ -75,20 +75,18 @@ public final class WarmupRunner implements HttpPoolWarmer {
 					: new WarmupOutcome.RehearsalResult(0, Duration.ZERO);
 			Instant startedAt = Instant.now();
 			long start = System.nanoTime();
-			List<List<LongFunction<ConnectionPreOpener.Result>>> preOpens = this.warmups.stream()
-				.map((warmup) -> warmup.targets()
+			Iterator<LongFunction<ConnectionPreOpener.Result>> preOpens = this.warmups.stream()
+				.flatMap((warmup) -> warmup.targets()
 					.stream()
 					.map((target) -> warmup.preOpener()
-						.start(target, target.connections(), deadline, executor, target.keepAlive(), false))
-					.toList())
-				.toList();
+						.start(target, target.connections(), deadline, executor, target.keepAlive(), false)))
+				.toList()
+				.iterator();
 			List<WarmupOutcome> results = new ArrayList<>();
-			for (int i = 0; i < this.warmups.size(); i++) {
-				PoolWarmup warmup = this.warmups.get(i);
+			for (PoolWarmup warmup : this.warmups) {
 				List<WarmupOutcome.Target> targets = new ArrayList<>();
-				for (int j = 0; j < warmup.targets().size(); j++) {
-					targets.add(warmUp(warmup, warmup.targets().get(j), preOpens.get(i).get(j).apply(deadline),
-							executor, deadline));
+				for (WarmupTarget target : warmup.targets()) {
+					targets.add(warmUp(warmup, target, preOpens.next().apply(deadline), executor, deadline));
 				}
 				WarmupOutcome outcome = new WarmupOutcome(warmup.pool().name(), startedAt,
 						Duration.ofNanos(System.nanoTime() - start), rehearsed, List.copyOf(targets));
@@ -138,17 +136,7 @@ public final class WarmupRunner implements HttpPoolWarmer {
 		if (preOpenFailure != null) {
 			problems.add(preOpenFailure);
 		}
-		int sent = send(warmup, target, executor, deadline, problems);
-		return new WarmupOutcome.Target(target.displayName(), result.connections(), sent,
-				problems.isEmpty() ? null : String.join("; ", problems));
-	}
-
-	private int send(PoolWarmup warmup, WarmupTarget target, ExecutorService executor, long deadline,
-			List<String> problems) {
-		if (target.requests().isEmpty()) {
-			return 0;
-		}
-		RestClient client = warmup.restClient().get().build();
+		RestClient client = target.requests().isEmpty() ? null : warmup.restClient().get().build();
 		int sent = 0;
 		for (WarmupRequest request : target.requests()) {
 			long remaining = deadline - System.nanoTime();
@@ -177,7 +165,8 @@ public final class WarmupRunner implements HttpPoolWarmer {
 						: " no response: " + describe(ex)));
 			}
 		}
-		return sent;
+		return new WarmupOutcome.Target(target.displayName(), result.connections(), sent,
+				problems.isEmpty() ? null : String.join("; ", problems));
 	}
 
 	private static void log(PoolWarmup warmup, WarmupOutcome outcome) {
@@ -232,10 +221,7 @@ public final class WarmupRunner implements HttpPoolWarmer {
 		return (millis % 1000 == 0) ? (millis / 1000) + "s" : millis + "ms";
 	}
 
-	/**
-	 * What the warm-up and keep-warm of one pool work on; {@code restClient} is called
-	 * only when a target asks for requests.
-	 */
+	/** What the warm-up and keep-warm of one pool work on. */
 	public record PoolWarmup(HttpPool pool, ConnectionPreOpener preOpener, List<WarmupTarget> targets,
 			Settings settings, Supplier<RestClient.Builder> restClient) {
 
@@ -247,9 +233,7 @@ public final class WarmupRunner implements HttpPoolWarmer {
 
 	}
 
-	/**
-	 * The warm-up settings of a pool; {@code propertyPrefix} ends with a dot.
-	 */
+	/** The warm-up settings of a pool; {@code propertyPrefix} ends with a dot. */
 	public record Settings(boolean failOnError, Duration keepWarmInterval, String propertyPrefix) {
 
 	}

@@ -7,13 +7,9 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * An upstream a pool warms up, as the validated properties give it.
- *
- * @param url the upstream's URL, without user information
- * @param connections the connections to open at start-up
- * @param minIdle the idle connections to keep open in the background, zero for none
- * @param requests real requests to send at the end of the warm-up
- * @param keepAlive how long a connection opened without a request may stay idle
+ * An upstream a pool warms up: its URL without user information, the connections to open
+ * at start-up, the idle ones to keep open ({@code minIdle}, zero for none), the requests
+ * to send, and how long a connection opened without a request may stay idle.
  */
 public record WarmupTarget(URI url, int connections, int minIdle, List<WarmupRequest> requests,
 		Duration keepAlive) {
