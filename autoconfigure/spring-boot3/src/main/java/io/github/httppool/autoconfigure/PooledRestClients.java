@@ -100,14 +100,8 @@ public final class PooledRestClients extends PooledRestClientsSupport<RestTempla
 	 * HttpClient and a new pool on every build. Timeouts and redirects that differ from the
 	 * baseline apply to the request factory alone; another SSL bundle gets a pool of its own.
 	 */
-	static final class PooledClientHttpRequestFactoryBuilder
+	record PooledClientHttpRequestFactoryBuilder(PooledRequestFactories requestFactories)
 			implements ClientHttpRequestFactoryBuilder<HttpComponentsClientHttpRequestFactory> {
-
-		private final PooledRequestFactories requestFactories;
-
-		PooledClientHttpRequestFactoryBuilder(PooledRequestFactories requestFactories) {
-			this.requestFactories = requestFactories;
-		}
 
 		@Override
 		public HttpComponentsClientHttpRequestFactory build(@Nullable ClientHttpRequestFactorySettings settings) {

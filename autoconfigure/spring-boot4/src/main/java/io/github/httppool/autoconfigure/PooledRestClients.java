@@ -86,14 +86,8 @@ public final class PooledRestClients extends PooledRestClientsSupport<RestTempla
 	 * pools of a client: Spring Boot's {@link HttpClientSettings} go to the
 	 * {@link PooledRequestFactories} as they are.
 	 */
-	static final class PooledClientHttpRequestFactoryBuilder
+	record PooledClientHttpRequestFactoryBuilder(PooledRequestFactories requestFactories)
 			implements ClientHttpRequestFactoryBuilder<HttpComponentsClientHttpRequestFactory> {
-
-		private final PooledRequestFactories requestFactories;
-
-		PooledClientHttpRequestFactoryBuilder(PooledRequestFactories requestFactories) {
-			this.requestFactories = requestFactories;
-		}
 
 		@Override
 		public HttpComponentsClientHttpRequestFactory build(@Nullable HttpClientSettings settings) {

@@ -19,15 +19,9 @@ import org.apache.hc.core5.pool.PoolStats;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The health of one pool, independent of Spring Boot's health types: a closed pool is
- * down, a saturated one (every connection of the pool or of a route leased, and callers
- * waiting) is marked so, and the details are its figures, its counters and what other
- * components contribute, such as the last warm-up. Its static methods give the figures
- * the endpoint shows too.
- *
- * @param closed whether the pool is closed
- * @param saturated whether the pool is saturated
- * @param details the details to report
+ * The health of one pool, independent of Spring Boot's health types: a pool is saturated
+ * when every connection of the pool or of a route is leased and callers wait. Its static
+ * methods give the figures the endpoint shows too.
  */
 public record PoolHealth(boolean closed, boolean saturated, Map<String, Object> details) {
 
@@ -73,6 +67,8 @@ public record PoolHealth(boolean closed, boolean saturated, Map<String, Object> 
 	// sorted by route name
 	public static List<Map<String, Object>> routes(HttpPool pool) {
 		PoolingHttpClientConnectionManager manager = pool.connectionManager();
+		PoolMonitor monitor = ManagedPool.of(pool).monitor();
+		AddressBalancer addresses = (monitor != null) ? monitor.addresses() : null;
 		List<Map<String, Object>> routes = new ArrayList<>();
 		for (HttpRoute route : manager.getRoutes()) {
 			PoolStats stats = manager.getStats(route);
@@ -83,8 +79,6 @@ public record PoolHealth(boolean closed, boolean saturated, Map<String, Object> 
 			figures.put("pending", stats.getPending());
 			figures.put("max", stats.getMax());
 			figures.put("saturated", isSaturated(stats));
-			PoolMonitor monitor = ManagedPool.of(pool).monitor();
-			AddressBalancer addresses = (monitor != null) ? monitor.addresses() : null;
 			if (addresses != null && route.getProxyHost() == null) {
 				figures.put("addresses", addresses.addresses(route.getTargetHost().getHostName()));
 			}

@@ -43,9 +43,7 @@ public final class HttpPoolReclaimAutoConfiguration {
 
 	/**
 	 * Opens a {@link ResponseScope} for each inbound request, around every other filter, and
-	 * closes it when the request completes: at the end of its dispatch, or when an
-	 * asynchronous request completes. Connections the pools leased on the request's threads
-	 * for responses that are still open then are reclaimed.
+	 * closes it when the request, asynchronous or not, completes.
 	 */
 	static final class ResponseScopeFilter extends OncePerRequestFilter implements Ordered {
 

@@ -29,14 +29,9 @@ import org.apache.hc.core5.pool.PoolStats;
 import org.springframework.util.Assert;
 
 /**
- * Binds the {@value #PREFIX}{@code .*} meters of every {@link HttpPool} (pools created
- * after start included) to a {@link MeterRegistry}, tagged with the pool name as
- * {@code client} ({@code docs/metrics.md} lists them): gauges of the pool and of at most
- * {@code maxRoutes} routes per pool at a time (a route the pool no longer holds frees its
- * place), and, for pools with a {@link PoolMonitor}, timers and counters of leases,
- * connections and leaks.
- *
- * @since 0.1.0
+ * Binds the {@value #PREFIX}{@code .*} meters of every {@link HttpPool}, pools created
+ * later included, tagged with the pool name as {@code client} ({@code docs/metrics.md}
+ * lists them); per-route gauges for at most {@code maxRoutes} routes per pool at a time.
  */
 public final class HttpPoolMeterBinder implements MeterBinder {
 
