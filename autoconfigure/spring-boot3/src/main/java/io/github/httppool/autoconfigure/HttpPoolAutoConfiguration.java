@@ -161,10 +161,7 @@ public final class HttpPoolAutoConfiguration {
 
 	}
 
-	/**
-	 * Matches unless {@code spring.http.client.factory} chooses a client other than Apache
-	 * HttpComponents, in which case Spring Boot's builders keep that choice.
-	 */
+	/** Matches unless Spring Boot's factory property chooses a client other than HttpComponents. */
 	static class OnHttpComponentsFactoryCondition extends SpringBootCondition {
 
 		@Override
@@ -178,9 +175,7 @@ public final class HttpPoolAutoConfiguration {
 
 	}
 
-	/**
-	 * Spring Boot 3.5's HttpComponents builder calls: it has no connection config customizers.
-	 */
+	/** Spring Boot 3.5's HttpComponents builder calls: it has no connection config customizers. */
 	static final class HttpComponentsBuilderGeneration implements SpringBootBuilderCustomizations.Generation {
 
 		@Override

@@ -8,13 +8,9 @@ import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.util.ClassUtils;
 
 /**
- * Stops an application that is not on Spring Boot 3.5 before its context refreshes, with
- * a report naming the starter of its generation, instead of a
- * {@link NoClassDefFoundError} from deep inside the auto-configuration. Detects Spring
- * Boot 4 by {@code org.springframework.boot.bootstrap.BootstrapRegistry}, and Spring Boot
- * 3.4 and older by the absence of {@code org.springframework.boot.http.client.HttpRedirects}
- * (new in 3.5): both are types of the {@code spring-boot} jar itself, whose version
- * always follows the application's Spring Boot.
+ * Stops an application that is not on Spring Boot 3.5 before its context refreshes, naming
+ * the starter of its generation, instead of a {@link NoClassDefFoundError}. It looks for
+ * types of the {@code spring-boot} jar itself, whose version always follows the application's.
  */
 final class SpringBootVersionCheck implements ApplicationContextInitializer<ConfigurableApplicationContext> {
 

@@ -174,10 +174,7 @@ public final class HttpPoolAutoConfiguration {
 
 	}
 
-	/**
-	 * Matches unless {@code spring.http.clients.imperative.factory} chooses a client other
-	 * than Apache HttpComponents, in which case Spring Boot's builders keep that choice.
-	 */
+	/** Matches unless Spring Boot's factory property chooses a client other than HttpComponents. */
 	static class OnHttpComponentsFactoryCondition extends SpringBootCondition {
 
 		@Override
@@ -191,9 +188,7 @@ public final class HttpPoolAutoConfiguration {
 
 	}
 
-	/**
-	 * Spring Boot 4's HttpComponents builder calls.
-	 */
+	/** Spring Boot 4's HttpComponents builder calls. */
 	static final class HttpComponentsBuilderGeneration implements SpringBootBuilderCustomizations.Generation {
 
 		@Override

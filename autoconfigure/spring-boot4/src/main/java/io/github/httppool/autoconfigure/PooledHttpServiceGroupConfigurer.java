@@ -20,12 +20,9 @@ import org.springframework.web.client.support.RestClientHttpServiceGroupConfigur
 import org.springframework.web.service.registry.HttpServiceGroup;
 
 /**
- * Puts each HTTP service group ({@code @ImportHttpServices}) on the pool of the named
- * client it belongs to: the client listed in {@code http.pool.clients.<name>.service-groups},
- * else the client of the same name as the group. Groups that belong to no named client
- * stay on the default client's pool. The group's own {@code spring.http.serviceclient}
- * settings (timeouts, SSL bundle, base URL, headers, API versioning) keep working; the
- * client's base URL and default headers fill in what the group leaves unset.
+ * Puts each HTTP service group on the pool of the named client that lists it in
+ * {@code service-groups} or has its name; the client's base URL and default headers fill in
+ * what the group's own {@code spring.http.serviceclient} settings leave unset.
  */
 class PooledHttpServiceGroupConfigurer implements RestClientHttpServiceGroupConfigurer {
 
@@ -96,12 +93,8 @@ class PooledHttpServiceGroupConfigurer implements RestClientHttpServiceGroupConf
 	}
 
 	/**
-	 * An HTTP service group's own {@code spring.http.serviceclient.<group>} settings, read
-	 * through Spring Boot's auto-configuration classes ({@link HttpServiceClientProperties},
-	 * {@link HttpClientSettingsPropertyMapper}). Those classes are not Spring Boot's public
-	 * API and may change in a minor release: this is the only class of the starter that calls
-	 * them, and {@code ServiceClientSettingsTests} fails when a Spring Boot upgrade changes
-	 * what they do.
+	 * A group's own {@code spring.http.serviceclient.<group>} settings, read through Spring
+	 * Boot classes that are not public API: {@code ServiceClientSettingsTests} guards them.
 	 */
 	static final class ServiceClientSettings {
 

@@ -8,13 +8,9 @@ import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.util.ClassUtils;
 
 /**
- * Stops an application on Spring Boot 3.x before its context refreshes, with a message
- * naming the starter of that generation, instead of a {@link NoClassDefFoundError} from
- * deep inside the auto-configuration. Detects Spring Boot 4 by
- * {@code org.springframework.boot.bootstrap.BootstrapRegistry}, a type of the
- * {@code spring-boot} jar itself, whose version always follows the application's Spring
- * Boot. Spring Boot 4.0 and 4.1 are both supported; the settings only 4.1 has apply where
- * they exist.
+ * Stops an application on Spring Boot 3.x before its context refreshes, naming the starter
+ * of that generation, instead of a {@link NoClassDefFoundError}. It looks for a type of the
+ * {@code spring-boot} jar itself, whose version always follows the application's.
  */
 final class SpringBootVersionCheck implements ApplicationContextInitializer<ConfigurableApplicationContext> {
 
