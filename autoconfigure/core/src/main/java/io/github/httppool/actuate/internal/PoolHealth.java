@@ -51,7 +51,6 @@ public record PoolHealth(boolean closed, boolean saturated, Map<String, Object> 
 		return new PoolHealth(false, !saturated.isEmpty(), details);
 	}
 
-	// leased, idle, pending, max and the default max per route
 	public static Map<String, Object> totals(HttpPool pool) {
 		PoolingHttpClientConnectionManager manager = pool.connectionManager();
 		PoolStats stats = manager.getTotalStats();
@@ -64,7 +63,6 @@ public record PoolHealth(boolean closed, boolean saturated, Map<String, Object> 
 		return totals;
 	}
 
-	// sorted by route name
 	public static List<Map<String, Object>> routes(HttpPool pool) {
 		PoolingHttpClientConnectionManager manager = pool.connectionManager();
 		PoolMonitor monitor = ManagedPool.of(pool).monitor();

@@ -360,8 +360,7 @@ public final class PoolAdvisor implements PoolListener {
 		return "; no upstream announced a Keep-Alive timeout";
 	}
 
-	// Routes at their limit with callers waiting for at least the warning share of the
-	// window, not warned about in the last window; they are warned about now.
+	// Routes saturated for the warning share of the window and not warned about in the last one.
 	List<RouteAdvice> takeWarnings() {
 		long index = this.slotIndex;
 		long now = System.nanoTime();

@@ -69,8 +69,7 @@ final class ConnectionPreOpener {
 		return this.connectionManager.isClosed() ? null : this.connectionManager.getStats(route);
 	}
 
-	// Leases up to wanted endpoints and connects the closed ones (replaceOpen: all) on the
-	// executor; the function returned waits for the connects until its deadline.
+	// Connects the leased endpoints that are closed (replaceOpen: all); the result waits for them.
 	LongFunction<Result> start(WarmupTarget target, int wanted, long deadlineNanos, Executor executor, Duration keepAlive,
 			boolean replaceOpen) {
 		long start = System.nanoTime();
