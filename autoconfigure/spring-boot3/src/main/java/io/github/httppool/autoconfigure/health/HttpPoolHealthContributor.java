@@ -40,19 +40,15 @@ public final class HttpPoolHealthContributor implements CompositeHealthContribut
 	@Override
 	public @Nullable HealthContributor getContributor(String name) {
 		HttpPool pool = this.pools.get(name);
-		return (pool != null) ? indicator(pool) : null;
+		return (pool != null) ? (HealthIndicator) () -> health(pool) : null;
 	}
 
 	@Override
 	public Iterator<NamedContributor<HealthContributor>> iterator() {
 		return this.pools.all()
 			.stream()
-			.map((pool) -> NamedContributor.of(pool.name(), (HealthContributor) indicator(pool)))
+			.map((pool) -> NamedContributor.<HealthContributor>of(pool.name(), (HealthIndicator) () -> health(pool)))
 			.iterator();
-	}
-
-	private HealthIndicator indicator(HttpPool pool) {
-		return () -> health(pool);
 	}
 
 	/**

@@ -42,16 +42,12 @@ public final class HttpPoolHealthContributor implements CompositeHealthContribut
 	@Override
 	public @Nullable HealthContributor getContributor(String name) {
 		HttpPool pool = this.pools.get(name);
-		return (pool != null) ? indicator(pool) : null;
+		return (pool != null) ? (HealthIndicator) () -> health(pool) : null;
 	}
 
 	@Override
 	public Stream<Entry> stream() {
-		return this.pools.all().stream().map((pool) -> new Entry(pool.name(), indicator(pool)));
-	}
-
-	private HealthIndicator indicator(HttpPool pool) {
-		return () -> health(pool);
+		return this.pools.all().stream().map((pool) -> new Entry(pool.name(), (HealthIndicator) () -> health(pool)));
 	}
 
 	/**
