@@ -162,8 +162,7 @@ final class ConnectionPreOpener {
 			return Result.skipped(minIdle, minIdle, null);
 		}
 		this.renewedAt.put(route, now);
-		return start(target, minIdle, deadline, Runnable::run, Duration.ofNanos(keepAlive), true)
-			.apply(deadline);
+		return start(target, minIdle, deadline, Runnable::run, Duration.ofNanos(keepAlive), true).apply(deadline);
 	}
 
 	private List<ConnectionEndpoint> lease(HttpRoute route, int count, long deadlineNanos) {
