@@ -59,10 +59,8 @@ public final class HttpPoolPropertiesMapper {
 	}
 
 	/**
-	 * Return the connection settings of routes without an override. The response timeout
-	 * is the connection's socket timeout only where one is configured
-	 * ({@code response-timeout} or {@code spring.http.clients.read-timeout}); otherwise
-	 * the default SocketConfig's read timeout applies, so that an application's
+	 * Return the connection settings of routes without an override. The socket timeout is
+	 * set only where a response timeout is configured, so that an application's
 	 * {@code SocketConfig} set through a connection manager customizer takes effect.
 	 */
 	ConnectionConfig connectionConfig() {
@@ -79,10 +77,6 @@ public final class HttpPoolPropertiesMapper {
 		return routeConnectionConfigs(connectionConfig());
 	}
 
-	/**
-	 * Return the connection settings of the routes that override some, each on top of
-	 * the given defaults.
-	 */
 	Map<RouteKey, ConnectionConfig> routeConnectionConfigs(ConnectionConfig defaults) {
 		Map<RouteKey, ConnectionConfig> configs = new LinkedHashMap<>();
 		this.client.routes().forEach((key, route) -> {
@@ -118,8 +112,7 @@ public final class HttpPoolPropertiesMapper {
 		}
 		Boolean keepsCookies = SpringBootHttpClientFeatures.keepsCookies(baseline);
 		if (keepsCookies != null) {
-			builder.setCookieSpec(keepsCookies ? StandardCookieSpec.STRICT
-					: StandardCookieSpec.IGNORE);
+			builder.setCookieSpec(keepsCookies ? StandardCookieSpec.STRICT : StandardCookieSpec.IGNORE);
 		}
 		return builder.build();
 	}
@@ -143,14 +136,12 @@ public final class HttpPoolPropertiesMapper {
 	}
 
 	ConnectionKeepAliveStrategy keepAliveStrategy(ServerKeepAlives serverKeepAlives) {
-		ConnectionKeepAliveStrategy defaults = keepAliveStrategy(this.client.keepAlive(), serverKeepAlives);
-		Map<RouteKey, ClientSettings.KeepAlive> routeKeepAlives = this.client.routeKeepAlives();
-		if (routeKeepAlives.isEmpty()) {
-			return defaults;
-		}
-		Map<RouteKey, ConnectionKeepAliveStrategy> overrides = new LinkedHashMap<>();
-		routeKeepAlives.forEach((key, keepAlive) -> overrides.put(key, keepAliveStrategy(keepAlive, serverKeepAlives)));
-		return new RouteKeepAliveStrategy(defaults, overrides);
+		ClientSettings.KeepAlive keepAlive = this.client.keepAlive();
+		ConnectionKeepAliveStrategy defaults = keepAliveStrategy(keepAlive, serverKeepAlives);
+		Map<RouteKey, ConnectionKeepAliveStrategy> overrides = this.client.routeValues((route) ->
+				(route.keepAliveMaxTimeout() != null)
+						? keepAliveStrategy(keepAlive.cappedAt(route.keepAliveMaxTimeout()), serverKeepAlives) : null);
+		return overrides.isEmpty() ? defaults : new RouteKeepAliveStrategy(defaults, overrides);
 	}
 
 	private static ConnectionKeepAliveStrategy keepAliveStrategy(ClientSettings.KeepAlive keepAlive,
@@ -160,28 +151,20 @@ public final class HttpPoolPropertiesMapper {
 	}
 
 	/**
-	 * Return the handler that enforces {@code call-timeout}, or {@code null} when neither
-	 * the client nor any of its routes sets one.
+	 * Return the handler that enforces {@code call-timeout}, or {@code null} where no
+	 * route and not the client sets one.
 	 */
 	@Nullable CallDeadlineHandler callDeadlines() {
 		Duration callTimeout = this.client.callTimeout();
-		Map<RouteKey, Duration> overrides = this.client.routeCallTimeouts();
-		if (callTimeout == null && overrides.isEmpty()) {
+		if (callTimeout == null && this.client.routeValues(ClientSettings.Route::callTimeout).isEmpty()) {
 			return null;
 		}
 		return new CallDeadlineHandler((route) -> {
-			for (Map.Entry<RouteKey, Duration> override : overrides.entrySet()) {
-				if (override.getKey().matches(route.getTargetHost())) {
-					return override.getValue();
-				}
-			}
-			return callTimeout;
+			Duration routeTimeout = this.client.routeValue(route.getTargetHost(), ClientSettings.Route::callTimeout);
+			return (routeTimeout != null) ? routeTimeout : callTimeout;
 		}, this.client.propertyPrefix());
 	}
 
-	/**
-	 * Return the retry strategy, or {@code null} when retries are off.
-	 */
 	@Nullable ConnectionFailureRetryStrategy retryStrategy() {
 		ClientSettings.Retry retry = this.client.retry();
 		return (retry.maxRetries() > 0)
@@ -196,9 +179,6 @@ public final class HttpPoolPropertiesMapper {
 		return (this.client.proxy() != null) ? this.client.routePlanner() : null;
 	}
 
-	/**
-	 * Return the credentials for a configured proxy, or {@code null} when there are none.
-	 */
 	@Nullable CredentialsProvider proxyCredentials() {
 		ClientSettings.Proxy proxy = this.client.proxy();
 		if (proxy == null || proxy.credentials() == null) {
@@ -209,10 +189,6 @@ public final class HttpPoolPropertiesMapper {
 			.build();
 	}
 
-	/**
-	 * Return what the monitor of one of the client's pools needs to know about its
-	 * settings.
-	 */
 	PoolMonitor.Options monitorOptions() {
 		ManagedPool.Eviction eviction = this.client.eviction();
 		return new PoolMonitor.Options(this.client.propertyPrefix(), this.client.timeToLive(),
@@ -228,23 +204,15 @@ public final class HttpPoolPropertiesMapper {
 				new DefaultHostnameVerifier());
 	}
 
-	static DnsResolver dnsResolver(@Nullable Predicate<InetAddress> addressFilter) {
-		return dnsResolver(null, addressFilter);
-	}
-
 	/**
-	 * Return the resolver that looks a pool's addresses up: the application's, else the
-	 * JVM's, behind Spring Boot's address filter if there is one.
+	 * Return the application's resolver, else the JVM's, behind Spring Boot's address
+	 * filter if there is one.
 	 */
 	static DnsResolver dnsResolver(@Nullable DnsResolver application, @Nullable Predicate<InetAddress> addressFilter) {
 		DnsResolver resolver = (application != null) ? application : SystemDefaultDnsResolver.INSTANCE;
 		return (addressFilter != null) ? new FilteringDnsResolver(resolver, addressFilter) : resolver;
 	}
 
-	/**
-	 * Return the balancer that spreads a pool's connections over the addresses of its
-	 * hosts and follows DNS.
-	 */
 	AddressBalancer addressBalancer(DnsResolver resolver) {
 		return new AddressBalancer(resolver, this.client.dnsRefreshInterval());
 	}
