@@ -15,11 +15,8 @@ import org.springframework.context.annotation.Import;
 import org.springframework.core.env.Environment;
 
 /**
- * The beans of the pools that every Spring Boot generation defines the same way, from the
- * {@link HttpPoolFactory} that its auto-configuration makes of its Spring Boot's
- * settings: the resolved clients, the pools, the evictor, and the application's own
- * {@link PoolingHttpClientConnectionManager} or {@link CloseableHttpClient} bean for the
- * default client's pool. Imported by each generation's auto-configuration.
+ * The beans of the pools that every Spring Boot generation's auto-configuration imports,
+ * made with its {@link HttpPoolFactory}.
  */
 @Configuration(proxyBeanMethods = false)
 @Import({ HttpPoolBeansConfiguration.ConnectionManagerConfiguration.class,

@@ -8,19 +8,15 @@ import org.apache.hc.client5.http.impl.classic.HttpClientBuilder;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuilder;
 
 /**
- * The user's {@link HttpPoolConnectionManagerCustomizer} and
- * {@link HttpPoolHttpClientCustomizer} beans, in order, and what Spring Boot's
- * {@code ClientHttpRequestFactoryBuilderCustomizer} beans for the HttpComponents
- * builder, which apply first.
- *
- * @param connectionManager the connection manager customizers
- * @param httpClient the HTTP client customizers
- * @param springBoot what Spring Boot's request factory builder customizers set
+ * The application's {@link HttpPoolConnectionManagerCustomizer} and
+ * {@link HttpPoolHttpClientCustomizer} beans, in order, and Spring Boot's request factory
+ * builder customizers, which apply first.
  */
 public record HttpPoolBuilderCustomizers(List<HttpPoolConnectionManagerCustomizer> connectionManager,
 		List<HttpPoolHttpClientCustomizer> httpClient, SpringBootBuilderCustomizations springBoot) {
 
-	static final HttpPoolBuilderCustomizers NONE = new HttpPoolBuilderCustomizers(List.of(), List.of());
+	static final HttpPoolBuilderCustomizers NONE = new HttpPoolBuilderCustomizers(List.of(), List.of(),
+			SpringBootBuilderCustomizations.NONE);
 
 	public HttpPoolBuilderCustomizers {
 		connectionManager = List.copyOf(connectionManager);
@@ -28,19 +24,8 @@ public record HttpPoolBuilderCustomizers(List<HttpPoolConnectionManagerCustomize
 	}
 
 	/**
-	 * Create an instance without Spring Boot's customizations.
-	 * @param connectionManager the connection manager customizers
-	 * @param httpClient the HTTP client customizers
-	 */
-	public HttpPoolBuilderCustomizers(List<HttpPoolConnectionManagerCustomizer> connectionManager,
-			List<HttpPoolHttpClientCustomizer> httpClient) {
-		this(connectionManager, httpClient, SpringBootBuilderCustomizations.NONE);
-	}
-
-	/**
-	 * Return whether application code may customize the HTTP client builder: a customizer
-	 * bean of the starter's or of Spring Boot's.
-	 * @return whether any such customizer applies
+	 * Return whether a customizer bean of the starter's or Spring Boot's may customize the
+	 * HTTP client builder.
 	 */
 	boolean customizeHttpClient() {
 		return !this.httpClient.isEmpty() || !this.springBoot.names().isEmpty();

@@ -6,50 +6,33 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.Predicate;
 
+import io.github.httppool.config.HttpPoolConnectionManagerCustomizer;
+import io.github.httppool.config.HttpPoolHttpClientCustomizer;
 import io.github.httppool.config.HttpPoolProperties;
 import io.github.httppool.pool.HttpPool;
 import io.github.httppool.pool.HttpPools;
-import io.github.httppool.pool.internal.AddressBalancer;
-import io.github.httppool.pool.internal.CallDeadlineHandler;
-import io.github.httppool.pool.internal.ConnectionFailureRetryStrategy;
-import io.github.httppool.pool.internal.ConnectionRetirement;
-import io.github.httppool.pool.internal.NoCookieStore;
-import io.github.httppool.pool.internal.PendingLeaseLimiter;
-import io.github.httppool.pool.internal.PoolMonitor;
 import io.github.httppool.pool.internal.ReloadableTlsSocketStrategy;
-import io.github.httppool.pool.internal.RouteConnectionConfigResolver;
 import io.github.httppool.pool.internal.RouteKey;
 import io.github.httppool.pool.internal.RouteTlsSocketStrategy;
-import io.github.httppool.pool.internal.ServerKeepAlives;
 import io.github.httppool.pool.internal.SpringBootHttpClientFeatures;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.apache.hc.client5.http.DnsResolver;
-import org.apache.hc.client5.http.auth.CredentialsProvider;
-import org.apache.hc.client5.http.config.ConnectionConfig;
-import org.apache.hc.client5.http.impl.ChainElement;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
-import org.apache.hc.client5.http.impl.classic.HttpClientBuilder;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
-import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuilder;
-import org.apache.hc.client5.http.routing.HttpRoutePlanner;
 import org.apache.hc.client5.http.ssl.DefaultClientTlsStrategy;
 import org.apache.hc.client5.http.ssl.TlsSocketStrategy;
 import org.jspecify.annotations.Nullable;
-import io.github.httppool.config.HttpPoolHttpClientCustomizer;
-import io.github.httppool.config.HttpPoolConnectionManagerCustomizer;
-import org.springframework.beans.factory.ObjectProvider;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.http.client.HttpClientSettings;
 import org.springframework.boot.ssl.SslBundle;
 import org.springframework.boot.ssl.SslBundles;
 
 /**
- * Creates complete {@link HttpPool pools}: connection manager, HTTP client, monitor,
- * connection retirement and the record of what servers announce about keep-alive, from
- * a client's {@link ClientSettings settings}. One definition serves the default client's
- * pool, the named clients' pools, the pools for another SSL bundle or address filter and
- * the warm-up rehearsal's throw-away pool.
+ * Creates complete {@link HttpPool pools} from a client's {@link ClientSettings}: those
+ * of the clients, those for another SSL bundle or address filter and the warm-up
+ * rehearsal's throw-away pool.
  */
 public final class HttpPoolFactory {
 
@@ -68,14 +51,7 @@ public final class HttpPoolFactory {
 		this(baseline, sslBundles, customizers, null);
 	}
 
-	/**
-	 * Create a new factory.
-	 * @param baseline Spring Boot's HTTP client settings
-	 * @param sslBundles Spring Boot's SSL bundles, or {@code null} if there are none
-	 * @param customizers the application's builder customizers
-	 * @param dnsResolver the application's DNS resolver, or {@code null}
-	 */
-	public HttpPoolFactory(HttpClientSettings baseline, @Nullable SslBundles sslBundles,
+	private HttpPoolFactory(HttpClientSettings baseline, @Nullable SslBundles sslBundles,
 			HttpPoolBuilderCustomizers customizers, @Nullable DnsResolver dnsResolver) {
 		this.baseline = baseline;
 		this.sslBundles = sslBundles;
@@ -83,16 +59,6 @@ public final class HttpPoolFactory {
 		this.dnsResolver = dnsResolver;
 	}
 
-	/**
-	 * Create the factory of an application's pools.
-	 * @param baseline Spring Boot's HTTP client settings
-	 * @param sslBundles Spring Boot's SSL bundles, if any
-	 * @param springBoot Spring Boot's request factory builder customizers
-	 * @param connectionManagerCustomizers the application's connection manager customizers
-	 * @param httpClientCustomizers the application's HTTP client customizers
-	 * @param dnsResolver the application's DNS resolver, if any
-	 * @return the factory
-	 */
 	public static HttpPoolFactory create(HttpClientSettings baseline, ObjectProvider<SslBundles> sslBundles,
 			SpringBootBuilderCustomizations springBoot,
 			ObjectProvider<HttpPoolConnectionManagerCustomizer> connectionManagerCustomizers,
@@ -115,10 +81,6 @@ public final class HttpPoolFactory {
 	/**
 	 * Create the pool of every client; the default client's on the application's own
 	 * connection manager or HTTP client where given.
-	 * @param clients the clients
-	 * @param connectionManager the application's connection manager, or {@code null}
-	 * @param httpClient the application's HTTP client, or {@code null}
-	 * @return the pools
 	 */
 	public HttpPools createPools(HttpPoolSettings clients, @Nullable PoolingHttpClientConnectionManager connectionManager,
 			@Nullable CloseableHttpClient httpClient) {
@@ -132,15 +94,9 @@ public final class HttpPoolFactory {
 	}
 
 	/**
-	 * Create the pool of a client, on the application's own connection manager or HTTP
-	 * client where given. Connections to an upstream with an SSL bundle of its own
-	 * ({@code routes.<key>.ssl.bundle}) are made with that bundle, the others with the
-	 * client's. When Spring Boot reloads one of these bundles, the pool opens new
-	 * connections with the new material and retires the existing ones.
-	 * @param client the client
-	 * @param connectionManager the application's connection manager, or {@code null}
-	 * @param httpClient the application's HTTP client, or {@code null}
-	 * @return the pool
+	 * Create the pool of a client. Connections to a route with an SSL bundle of its own
+	 * are made with that bundle, the others with the client's; when Spring Boot reloads
+	 * one of them, the pool retires the connections made with the old material.
 	 */
 	HttpPool create(ClientSettings client, @Nullable PoolingHttpClientConnectionManager connectionManager,
 			@Nullable CloseableHttpClient httpClient) {
@@ -197,13 +153,6 @@ public final class HttpPoolFactory {
 
 	/**
 	 * Create a pool with the settings of a client but connections of its own kind.
-	 * @param name the pool name
-	 * @param client the client whose settings the pool has
-	 * @param sslBundle the SSL bundle of the connections, or {@code null} for the JVM's
-	 * defaults
-	 * @param tls the TLS strategy, or {@code null} for the JVM's defaults
-	 * @param addressFilter the filter resolved addresses must match, or {@code null}
-	 * @return the pool
 	 */
 	HttpPool create(String name, ClientSettings client, @Nullable SslBundle sslBundle, @Nullable TlsSocketStrategy tls,
 			@Nullable Predicate<InetAddress> addressFilter) {
@@ -217,8 +166,8 @@ public final class HttpPoolFactory {
 	}
 
 	/**
-	 * When Spring Boot reloads the SSL bundle, open new connections with the new material
-	 * and retire the existing ones; calls in flight finish on their connection.
+	 * On a reload of the bundle, retire the existing connections; calls in flight finish
+	 * on theirs.
 	 */
 	private void reloadOnUpdate(HttpPool pool, SslBundle sslBundle, ReloadableTlsSocketStrategy tls) {
 		String bundleName = bundleName(sslBundle);
@@ -234,9 +183,7 @@ public final class HttpPoolFactory {
 	}
 
 	/**
-	 * Return the name under which Spring Boot knows an SSL bundle.
-	 * @param sslBundle the bundle
-	 * @return the name, or {@code null} if the bundle is none of Spring Boot's
+	 * Return the name under which Spring Boot knows an SSL bundle, or {@code null}.
 	 */
 	@Nullable String bundleName(SslBundle sslBundle) {
 		if (this.sslBundles != null) {
@@ -250,13 +197,8 @@ public final class HttpPoolFactory {
 	}
 
 	/**
-	 * Return the request factories of a client: on the client's pool, or on another pool
-	 * with the client's settings for other connections (an SSL bundle or address filter of
-	 * their own).
-	 * @param pool the client's pool
-	 * @param client the client
-	 * @param pools where other pools are kept
-	 * @return the request factories
+	 * Return the request factories of a client: on its pool, or on another pool with its
+	 * settings for settings that need other connections.
 	 */
 	PooledRequestFactories requestFactories(HttpPool pool, ClientSettings client, HttpPools pools) {
 		return new PooledRequestFactories(this.baseline, new HttpPoolSelector(this, client, pool, pools));

@@ -17,9 +17,8 @@ import org.springframework.boot.ssl.SslBundle;
 
 /**
  * Chooses the pooled client for a set of {@link HttpClientSettings}: the client's own
- * pool when the settings need the same connections, otherwise a pool of its own for the
- * other SSL bundle or address filter, created once and kept in {@link HttpPools}. Variant
- * pools are keyed by the SSL bundle and address filter instances themselves.
+ * pool when they need the same connections, otherwise a variant pool for the other SSL
+ * bundle or address filter instance, created once and kept in {@link HttpPools}.
  */
 final class HttpPoolSelector implements Function<HttpClientSettings, HttpClient> {
 
@@ -56,9 +55,8 @@ final class HttpPoolSelector implements Function<HttpClientSettings, HttpClient>
 	}
 
 	/**
-	 * Return the pool name of a variant, one name per SSL bundle and address filter
-	 * instance: a bundle is told apart by identity, never by a hash or a name alone, so
-	 * two bundles (or a bundle and its reloaded successor) never share a pool.
+	 * Return the pool name of a variant. Bundles are told apart by identity, so that two
+	 * bundles (or a bundle and its reloaded successor) never share a pool.
 	 */
 	private synchronized String variantName(@Nullable SslBundle sslBundle,
 			@Nullable Predicate<InetAddress> addressFilter) {
@@ -95,9 +93,6 @@ final class HttpPoolSelector implements Function<HttpClientSettings, HttpClient>
 		return (name != null) ? name : "unnamed";
 	}
 
-	/**
-	 * A variant pool: the SSL bundle and address filter it was made for, and its name.
-	 */
 	private record Variant(@Nullable SslBundle sslBundle, @Nullable Predicate<InetAddress> addressFilter, String name) {
 	}
 

@@ -45,14 +45,9 @@ public final class HttpPoolSettings {
 	}
 
 	/**
-	 * Resolve and check the effective settings of every client, after checking that no
+	 * Resolve and check the settings of every client, after checking that no
 	 * {@code http.pool} property is unknown, and log a warning for every setting that
 	 * gives up a safety the defaults keep.
-	 * @param properties the bound {@code http.pool} properties
-	 * @param environment the environment the properties came from
-	 * @param baseline Spring Boot's HTTP client settings
-	 * @param sslBundles Spring Boot's SSL bundles, or {@code null} if there are none
-	 * @return the settings
 	 * @throws InvalidHttpPoolPropertyException naming every invalid or unknown setting
 	 */
 	public static HttpPoolSettings create(HttpPoolProperties properties, Environment environment,
@@ -70,12 +65,8 @@ public final class HttpPoolSettings {
 	}
 
 	/**
-	 * Resolve the settings of every client without checking them, for reading them
-	 * before the application's context exists: with Spring Boot's defaults and no SSL
-	 * bundles.
-	 * @param properties the bound {@code http.pool} properties
-	 * @param baseline Spring Boot's default HTTP client settings
-	 * @return the settings of every client, the default client first
+	 * Resolve the settings of every client, the default client first, unchecked and
+	 * without SSL bundles, for reading them before the application's context exists.
 	 */
 	public static List<ClientSettings> resolveUnchecked(HttpPoolProperties properties, HttpClientSettings baseline) {
 		return List.copyOf(resolve(properties, new SettingsResolver(List.of(), baseline, null)).values());
@@ -95,11 +86,8 @@ public final class HttpPoolSettings {
 	}
 
 	/**
-	 * Return the property prefix of a client, ending with a dot.
-	 * @param name the client name
-	 * @return {@code http.pool.} for the default client, otherwise
-	 * {@code http.pool.clients.<name>.}, or {@code http.pool.clients[<name>].} for a name
-	 * that is not lower-case letters, digits and dashes
+	 * Return the property prefix of a client, ending with a dot; a name that is not
+	 * lower-case letters, digits and dashes is put in brackets.
 	 */
 	public static String prefix(String name) {
 		if (HttpPoolProperties.DEFAULT_CLIENT.equals(name)) {
@@ -111,7 +99,6 @@ public final class HttpPoolSettings {
 
 	/**
 	 * Return the names of all clients, the default client first.
-	 * @return the client names
 	 */
 	public Set<String> names() {
 		return this.clients.keySet();
@@ -119,8 +106,6 @@ public final class HttpPoolSettings {
 
 	/**
 	 * Return the effective settings of a client.
-	 * @param name the client name
-	 * @return the settings
 	 * @throws IllegalArgumentException if there is no such client
 	 */
 	public ClientSettings client(String name) {
@@ -134,11 +119,9 @@ public final class HttpPoolSettings {
 	}
 
 	/**
-	 * Return a warning for every setting that is valid but gives up a safety the defaults
-	 * keep, naming the property, its value and how to get the safety back. A named client
-	 * is only warned about where its value differs from the default client's, so that an
-	 * inherited setting is reported once.
-	 * @return the warnings
+	 * Return a warning for every valid setting that gives up a safety the defaults keep.
+	 * A named client is warned about only where it differs from the default client, so
+	 * that an inherited setting is reported once.
 	 */
 	List<String> warnings() {
 		List<String> warnings = new ArrayList<>();

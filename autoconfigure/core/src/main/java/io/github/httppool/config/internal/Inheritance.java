@@ -11,20 +11,18 @@ import io.github.httppool.config.HttpPoolClientProperties.ReusePolicy;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Merges a client's properties as bound with those it inherits: each value is the
- * client's own, else that of {@code http.pool} for a named client, else the default,
- * which is written here and nowhere else. The bound objects are left as they are.
+ * Merges a client's properties with those it inherits: its own, else those of
+ * {@code http.pool} for a named client, else the defaults, written here and nowhere else.
  */
 public final class Inheritance {
 
 	/**
-	 * The most time the warm-up may add to start-up, unless {@code warmup.budget} says
-	 * otherwise.
+	 * The default {@code warmup.budget}.
 	 */
 	public static final Duration WARMUP_BUDGET = Duration.ofSeconds(5);
 
 	/**
-	 * The defaults, as the javadoc of {@link HttpPoolClientProperties} states them.
+	 * The defaults the javadoc of {@link HttpPoolClientProperties} states.
 	 */
 	static final HttpPoolClientProperties DEFAULTS = defaults();
 
@@ -32,11 +30,8 @@ public final class Inheritance {
 	}
 
 	/**
-	 * Return the effective properties of a client.
-	 * @param own the client's properties as bound
-	 * @param inherited the {@code http.pool} properties for a named client, {@code null}
-	 * for the default client
-	 * @return new properties with every value set
+	 * Return new properties with every value set, the bound ones left unchanged;
+	 * {@code inherited} is {@code null} for the default client.
 	 */
 	static HttpPoolClientProperties merge(HttpPoolClientProperties own, @Nullable HttpPoolClientProperties inherited) {
 		List<HttpPoolClientProperties> layers = new ArrayList<>();

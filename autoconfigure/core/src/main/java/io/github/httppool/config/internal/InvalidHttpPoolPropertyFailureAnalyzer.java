@@ -6,9 +6,7 @@ import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 
 /**
- * Reports an {@link InvalidHttpPoolPropertyException} as a start-up failure that lists
- * every invalid property with its value, where it came from and why it is invalid, then
- * the fix, without a stack trace.
+ * Reports an {@link InvalidHttpPoolPropertyException} without a stack trace.
  */
 class InvalidHttpPoolPropertyFailureAnalyzer extends AbstractFailureAnalyzer<InvalidHttpPoolPropertyException> {
 

@@ -18,11 +18,9 @@ import org.springframework.core.type.AnnotationMetadata;
 import org.springframework.web.client.RestClient;
 
 /**
- * Registers a {@link RestClient} bean per named client, named {@code <name>RestClient}
- * and qualified by the client name, so {@code @Qualifier("partner") RestClient} injects
- * the client of {@code http.pool.clients.partner}. Named clients are not default
- * candidates: an unqualified {@code RestClient} injection point gets the default client.
- * Imported by each Spring Boot generation's auto-configuration.
+ * Registers a {@link RestClient} bean {@code <name>RestClient} per named client,
+ * qualified by the client name and no default candidate, so that an unqualified
+ * {@code RestClient} injection point gets the default client.
  */
 public class NamedRestClientsRegistrar implements ImportBeanDefinitionRegistrar, EnvironmentAware {
 
@@ -46,8 +44,7 @@ public class NamedRestClientsRegistrar implements ImportBeanDefinitionRegistrar,
 			if (registry.containsBeanDefinition(beanName)) {
 				continue;
 			}
-			// a factory method with the client name as argument, not an instance supplier, so that Spring AOT
-			// can write the bean definition as code
+			// a factory method, not an instance supplier, so that Spring AOT can write it as code
 			RootBeanDefinition definition = new RootBeanDefinition(NamedRestClientsRegistrar.class);
 			definition.setTargetType(RestClient.class);
 			definition.setFactoryMethodName("namedRestClient");
@@ -59,12 +56,6 @@ public class NamedRestClientsRegistrar implements ImportBeanDefinitionRegistrar,
 		}
 	}
 
-	/**
-	 * The {@link RestClient} of a named client.
-	 * @param name the client name
-	 * @param pooledClients the starter's clients
-	 * @return the client's {@code RestClient}
-	 */
 	static RestClient namedRestClient(String name, PooledClients pooledClients) {
 		return pooledClients.restClientBuilder(name).build();
 	}

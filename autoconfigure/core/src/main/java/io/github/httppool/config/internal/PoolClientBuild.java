@@ -39,18 +39,15 @@ import org.springframework.http.client.HttpComponentsClientHttpRequestFactory;
 
 /**
  * Builds one pool's connection manager and HTTP client with Spring Boot's HttpComponents
- * builder. The starter's settings are customizers added before the application's
- * {@code ClientHttpRequestFactoryBuilderCustomizer} beans, which apply on top of them as
- * Spring Boot applies them; the starter's own customizer beans come last. The pool's
- * connection manager is built from the connection manager builder all of them
- * configured; the one Spring Boot builds from it stays unused.
+ * builder: the starter's settings first, then the application's
+ * {@code ClientHttpRequestFactoryBuilderCustomizer} beans, then the starter's customizer
+ * beans. The pool's connection manager is built from the builder all of them configured;
+ * the one Spring Boot builds stays unused.
  * <p>
- * Connection state tracking is off: each route of a pool has one TLS identity (the
- * route's SSL bundle, else the pool's), and the pool keeps connections by route, so a
- * connection made with a client certificate serves only requests to its own upstream and
- * can serve every one of them (HttpClient would otherwise never reuse mutual-TLS
- * connections). The client keeps no cookies: it serves every caller, and request
- * factories that opt in to cookies bring stores of their own.
+ * Connection state tracking is off: each route has one TLS identity and the pool keeps
+ * connections by route, so a mutual-TLS connection serves only its own upstream (and
+ * HttpClient would otherwise never reuse one). The client keeps no cookies: it serves
+ * every caller; request factories that opt in bring stores of their own.
  */
 final class PoolClientBuild {
 
@@ -78,14 +75,6 @@ final class PoolClientBuild {
 
 	private @Nullable PoolingHttpClientConnectionManager connectionManager;
 
-	/**
-	 * Create a new instance.
-	 * @param name the pool name
-	 * @param client the client whose settings the pool has
-	 * @param tls the TLS strategy, or {@code null} for the JVM's defaults
-	 * @param dnsResolver the DNS resolver
-	 * @param applicationManager the application's connection manager, or {@code null}
-	 */
 	PoolClientBuild(String name, ClientSettings client, @Nullable TlsSocketStrategy tls, DnsResolver dnsResolver,
 			@Nullable PoolingHttpClientConnectionManager applicationManager) {
 		this.name = name;
@@ -99,11 +88,8 @@ final class PoolClientBuild {
 	}
 
 	/**
-	 * Build the pool.
-	 * @param customizers the application's customizers
-	 * @param sslBundle the bundle given to Spring Boot's TLS socket strategy factory
-	 * @param applicationClient the application's HTTP client, or {@code null}
-	 * @return the pool
+	 * Build the pool; {@code sslBundle} is given to Spring Boot's TLS socket strategy
+	 * factory.
 	 */
 	HttpPool pool(HttpPoolBuilderCustomizers customizers, @Nullable SslBundle sslBundle,
 			@Nullable CloseableHttpClient applicationClient) {
@@ -165,9 +151,8 @@ final class PoolClientBuild {
 	}
 
 	/**
-	 * Return whether the TLS socket strategy factory of a Spring Boot customizer, not the
-	 * starter, made the pool's TLS socket strategy.
-	 * @return whether the application's factory makes the TLS connections
+	 * Return whether a Spring Boot customizer's TLS socket strategy factory, not the
+	 * starter's, makes the TLS connections.
 	 */
 	boolean applicationTls() {
 		return this.bootTls && !this.starterTls;
@@ -224,9 +209,8 @@ final class PoolClientBuild {
 	}
 
 	/**
-	 * Lease through the monitor from the pool's connection manager without owning it:
-	 * leases are timed and tracked, and a pool timeout becomes an exception that says what
-	 * to change. Without a configured proxy the JVM's proxy settings apply: through a
+	 * Lease through the monitor, which times and tracks leases and explains pool
+	 * timeouts. Without a configured proxy, the JVM's proxy settings apply through a
 	 * route planner that keeps the answer per host, unless application code customizes
 	 * the builder (its proxy or route planner then applies as HttpClient applies it).
 	 */

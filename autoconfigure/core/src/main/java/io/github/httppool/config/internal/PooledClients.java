@@ -15,10 +15,8 @@ import org.springframework.boot.http.client.HttpClientSettings;
 import org.springframework.web.client.RestClient;
 
 /**
- * The Spring HTTP clients on the pool of each client, as every Spring Boot generation
- * hands them out: request factories on the pool, and {@link RestClient.Builder}s with the
- * application's customizations, the client's base URL and default headers. Each
- * generation's {@code PooledRestClients} adds what is typed by its Spring Boot.
+ * The request factories and {@link RestClient.Builder}s on the pool of each client, as
+ * every Spring Boot generation hands them out.
  */
 public final class PooledClients {
 
@@ -32,14 +30,6 @@ public final class PooledClients {
 
 	private final Map<String, PooledRequestFactories> requestFactories = new ConcurrentHashMap<>();
 
-	/**
-	 * Create a new instance.
-	 * @param clients the resolved clients
-	 * @param pools the pools of the clients
-	 * @param factory the factory that made the pools
-	 * @param restClientCustomizers the application's {@link RestClient.Builder}
-	 * customizations, in order
-	 */
 	public PooledClients(HttpPoolSettings clients, HttpPools pools, HttpPoolFactory factory,
 			Supplier<List<Consumer<RestClient.Builder>>> restClientCustomizers) {
 		this.clients = clients;
@@ -48,27 +38,16 @@ public final class PooledClients {
 		this.restClientCustomizers = restClientCustomizers;
 	}
 
-	/**
-	 * Return Spring Boot's HTTP client settings that the pools were made for.
-	 * @return the settings
-	 */
 	public HttpClientSettings baseline() {
 		return this.factory.baseline();
 	}
 
-	/**
-	 * Return the resolved settings of a client.
-	 * @param client the client name
-	 * @return the settings
-	 */
 	public ClientSettings client(String client) {
 		return this.clients.client(client);
 	}
 
 	/**
 	 * Return the request factories on the client's pool.
-	 * @param client the client name
-	 * @return the request factories
 	 * @throws IllegalArgumentException if there is no such client
 	 */
 	public PooledRequestFactories requestFactories(String client) {
@@ -83,10 +62,8 @@ public final class PooledClients {
 	}
 
 	/**
-	 * Return a new {@link RestClient.Builder} on the client's pool, with the application's
-	 * customizations, the client's base URL and default headers.
-	 * @param client the client name
-	 * @return a new builder
+	 * Return a new builder on the client's pool, with the application's customizations,
+	 * the client's base URL and default headers.
 	 */
 	public RestClient.Builder restClientBuilder(String client) {
 		ClientSettings settings = this.clients.client(client);
@@ -104,18 +81,15 @@ public final class PooledClients {
 	}
 
 	/**
-	 * Return the factory of the warm-up rehearsal's throw-away clients, made as these
-	 * clients are.
-	 * @return the factory
+	 * Return the factory of the warm-up rehearsal's throw-away clients, made as these are.
 	 */
 	public RehearsalRun.ClientFactory rehearsalClients() {
 		return new RehearsalClients(baseline(), this.restClientCustomizers.get());
 	}
 
 	/**
-	 * Return the factory of the rehearsal's throw-away clients before the application's
-	 * context exists: Spring Boot's default settings, no customization.
-	 * @return the factory
+	 * Return the factory of the rehearsal's clients before the application's context
+	 * exists: Spring Boot's default settings, no customization.
 	 */
 	public static RehearsalRun.ClientFactory earlyRehearsalClients() {
 		return new RehearsalClients(SpringBootHttpClientFeatures.defaults(), List.of());

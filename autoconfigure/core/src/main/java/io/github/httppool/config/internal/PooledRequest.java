@@ -10,11 +10,9 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpMethod;
 
 /**
- * A request of the pooled request factories that answers {@link #getUri()} with the URI
- * it was created for, as long as nothing changed its target, instead of assembling and
- * parsing a new one: Spring's client observation asks for the URI of every request.
- * Only URIs that HttpClient would give back unchanged are kept (a scheme, a host, a
- * path, no user information, no fragment), so that what the observation sees is the same.
+ * A request that answers {@link #getUri()} with the URI it was created for, until its
+ * target changes, instead of parsing a new one: Spring's client observation asks for the
+ * URI of every request. Only URIs that HttpClient would give back unchanged are kept.
  */
 final class PooledRequest extends HttpUriRequestBase {
 
@@ -28,12 +26,8 @@ final class PooledRequest extends HttpUriRequestBase {
 	}
 
 	/**
-	 * Create a request that keeps its URI, or return {@code null} if HttpClient's own
-	 * request class should be used: for a method other than GET, HEAD, POST, PUT, PATCH
-	 * or DELETE, or a URI that HttpClient would give back in another form.
-	 * @param method the method
-	 * @param uri the URI
-	 * @return the request, or {@code null}
+	 * Create a request that keeps its URI, or return {@code null} for HttpClient's own
+	 * request class: for another method, or a URI that it would give back in another form.
 	 */
 	static @Nullable PooledRequest of(HttpMethod method, URI uri) {
 		if (!isPlain(method) || uri.getScheme() == null || uri.getHost() == null || uri.getRawUserInfo() != null

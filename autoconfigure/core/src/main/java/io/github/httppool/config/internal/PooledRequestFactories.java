@@ -23,21 +23,14 @@ import org.springframework.http.HttpMethod;
 import org.springframework.http.client.HttpComponentsClientHttpRequestFactory;
 
 /**
- * Creates request factories that all share managed pools instead of creating a new
- * HttpClient and a new pool on every build, which is what Spring Boot's own request
- * factory builder does for each injected {@code RestClient.Builder} and each
- * {@code RestTemplateBuilder.build()}. Each Spring Boot generation's request factory
- * builder adapts its settings type to this.
+ * Creates request factories that share the managed pools, where Spring Boot's own
+ * builder creates a new HttpClient and pool on every build.
  * <p>
- * The {@link HttpClientSettings} given to {@link #create(HttpClientSettings)} are compared
- * with the baseline settings the pools were made for. Settings that differ and can be
- * applied per request (connect and read timeouts, redirects, cookie handling) are applied
- * to the request factory alone; settings that need other connections (an SSL bundle, an
- * address filter) are resolved to another pool by the given function.
- * <p>
- * Cookies are never kept by the pooled clients, which serve every caller. A request
- * factory whose settings enable cookie handling keeps them in a store of its own, shared
- * only by the users of the one client built on it.
+ * Settings that differ from the baseline the pools were made for and can be applied per
+ * request (connect and read timeouts, redirects, cookie handling) are applied to the
+ * request factory alone; settings that need other connections (an SSL bundle, an
+ * address filter) go to another pool. A request factory whose settings enable cookie
+ * handling keeps cookies in a store of its own; the pooled clients keep none.
  */
 public final class PooledRequestFactories {
 
@@ -45,21 +38,14 @@ public final class PooledRequestFactories {
 
 	private final Function<HttpClientSettings, HttpClient> httpClients;
 
-	/**
-	 * Create a new instance.
-	 * @param baseline the settings the pools were made for; usually Spring Boot's
-	 * {@code spring.http.clients} settings
-	 * @param httpClients returns the pooled client to use for the given settings
-	 */
 	PooledRequestFactories(HttpClientSettings baseline, Function<HttpClientSettings, HttpClient> httpClients) {
 		this.baseline = baseline;
 		this.httpClients = httpClients;
 	}
 
 	/**
-	 * Create a request factory on the pool that the settings need.
-	 * @param settings the settings, or {@code null} for the baseline
-	 * @return the request factory
+	 * Create a request factory on the pool that the settings ({@code null} for the
+	 * baseline) need.
 	 */
 	public HttpComponentsClientHttpRequestFactory create(@Nullable HttpClientSettings settings) {
 		HttpClientSettings effective = (settings != null) ? settings : this.baseline;
@@ -77,9 +63,6 @@ public final class PooledRequestFactories {
 		return factory;
 	}
 
-	/**
-	 * The per-request settings that differ from the baseline.
-	 */
 	private static final class RequestOverrides {
 
 		private final @Nullable Duration connectTimeout;
@@ -120,17 +103,13 @@ public final class PooledRequestFactories {
 				builder.setRedirectsEnabled(this.redirects != HttpRedirects.DONT_FOLLOW);
 			}
 			if (this.keepsCookies != null) {
-				builder.setCookieSpec(this.keepsCookies ? StandardCookieSpec.STRICT
-						: StandardCookieSpec.IGNORE);
+				builder.setCookieSpec(this.keepsCookies ? StandardCookieSpec.STRICT : StandardCookieSpec.IGNORE);
 			}
 			return builder.build();
 		}
 
 	}
 
-	/**
-	 * Request factory on a shared pooled client, applying per-request overrides.
-	 */
 	private static final class PooledClientHttpRequestFactory extends HttpComponentsClientHttpRequestFactory {
 
 		private final RequestOverrides overrides;

@@ -22,10 +22,6 @@ public abstract class PooledRestClientsSupport<B> {
 
 	private final Map<String, ClientHttpRequestFactoryBuilder<?>> requestFactoryBuilders = new ConcurrentHashMap<>();
 
-	/**
-	 * Create a new instance.
-	 * @param clients the clients on the pools
-	 */
 	protected PooledRestClientsSupport(PooledClients clients) {
 		this.clients = clients;
 	}
@@ -80,36 +76,19 @@ public abstract class PooledRestClientsSupport<B> {
 	 */
 	public abstract B restTemplateBuilder(String client);
 
-	/**
-	 * Return the resolved settings of a client.
-	 * @param client the client name
-	 * @return the settings
-	 */
 	protected ClientSettings client(String client) {
 		return this.clients.client(client);
 	}
 
-	/**
-	 * Return Spring Boot's HTTP client settings that the pools were made for.
-	 * @return the settings
-	 */
 	protected HttpClientSettings baseline() {
 		return this.clients.baseline();
 	}
 
 	/**
-	 * Adapt the request factories of a client to the generation's request factory
-	 * builder.
-	 * @param requestFactories the request factories on the client's pool
-	 * @return the request factory builder
+	 * Adapt the request factories of a client to the generation's builder.
 	 */
 	protected abstract ClientHttpRequestFactoryBuilder<?> requestFactoryBuilder(PooledRequestFactories requestFactories);
 
-	/**
-	 * Build a template from a builder.
-	 * @param builder the builder
-	 * @return the template
-	 */
 	protected abstract RestTemplate build(B builder);
 
 }

@@ -25,9 +25,8 @@ import org.springframework.util.function.ThrowingFunction;
 import org.springframework.web.client.RestClient;
 
 /**
- * Creates the rehearsal's throw-away clients as the managed clients are made, with the
- * customizations of the application's {@code RestClient} builders, on a pool registered nowhere, observed into
- * registries of their own.
+ * Creates the rehearsal's throw-away clients as the managed clients are made, on a pool
+ * registered nowhere, observed into registries of their own.
  */
 final class RehearsalClients implements RehearsalRun.ClientFactory {
 

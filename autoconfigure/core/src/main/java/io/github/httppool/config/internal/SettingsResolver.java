@@ -32,31 +32,25 @@ import org.springframework.boot.ssl.SslBundle;
 import org.springframework.boot.ssl.SslBundles;
 
 /**
- * Turns bound {@code http.pool} properties into {@link ClientSettings} in one pass: each
- * client's values merged with what it inherits ({@link Inheritance}), Spring Boot's
- * settings filling in, route keys and warm-up targets parsed, SSL bundles looked up, and
- * every value that would make the pool wait forever, refuse every request or contradict
- * itself collected as a problem. Each problem names the property as it is written
- * ({@code http.pool.clients.partner.max-per-route}), the origin of its value (or of the
+ * Turns bound {@code http.pool} properties into {@link ClientSettings}, collecting every
+ * value that would make the pool wait forever, refuse every request or contradict itself
+ * as a problem that names the property as written, the origin of its value (or of the
  * {@code http.pool} value a named client inherited) and the fix.
  */
 final class SettingsResolver {
 
 	/**
-	 * The largest {@code max-total} accepted: more connections than one JVM can hold open
-	 * to its upstreams (ephemeral ports, file descriptors), so a larger value is a typo.
+	 * More connections than one JVM can hold open to its upstreams: a typo.
 	 */
 	private static final int MAX_CONNECTIONS = 100_000;
 
 	/**
-	 * The longest timeout accepted: a wait of more than a day bounds nothing a caller
-	 * would wait for, so a longer value is a typo or an attempt at "forever".
+	 * A longer wait bounds nothing: a typo or an attempt at "forever".
 	 */
 	private static final Duration MAX_TIMEOUT = Duration.ofDays(1);
 
 	/**
-	 * The shortest eviction interval accepted: the evictor walks every pool, so running it
-	 * more often than ten times a second costs more than the idle connections it closes.
+	 * The evictor walks every pool: running it more often costs more than it saves.
 	 */
 	static final Duration MIN_EVICTION_INTERVAL = Duration.ofMillis(100);
 
@@ -72,12 +66,6 @@ final class SettingsResolver {
 
 	private final List<InvalidHttpPoolPropertyException.Invalid> problems = new ArrayList<>();
 
-	/**
-	 * Create a new resolver.
-	 * @param sources where the properties came from, to report the origin of problems
-	 * @param baseline Spring Boot's HTTP client settings
-	 * @param sslBundles Spring Boot's SSL bundles, or {@code null} if there are none
-	 */
 	SettingsResolver(List<ConfigurationPropertySource> sources, HttpClientSettings baseline,
 			@Nullable SslBundles sslBundles) {
 		this.sources = sources;
@@ -85,17 +73,12 @@ final class SettingsResolver {
 		this.sslBundles = sslBundles;
 	}
 
-	/**
-	 * Return the problems found so far, in the order met.
-	 * @return the problems
-	 */
 	List<InvalidHttpPoolPropertyException.Invalid> problems() {
 		return this.problems;
 	}
 
 	/**
 	 * Check the settings that apply to all clients.
-	 * @param properties the {@code http.pool} properties
 	 */
 	void checkShared(HttpPoolProperties properties) {
 		Check check = new Check(HttpPoolSettings.prefix(HttpPoolProperties.DEFAULT_CLIENT));
@@ -135,12 +118,8 @@ final class SettingsResolver {
 	}
 
 	/**
-	 * Resolve the settings of a client, collecting its problems.
-	 * @param name the client name
-	 * @param own the client's properties as bound
-	 * @param inherited the {@code http.pool} properties for a named client, {@code null}
-	 * for the default client
-	 * @return the settings
+	 * Resolve the settings of a client, collecting its problems; {@code inherited} is
+	 * {@code null} for the default client.
 	 */
 	ClientSettings resolve(String name, HttpPoolClientProperties own, @Nullable HttpPoolClientProperties inherited) {
 		HttpPoolClientProperties p = Inheritance.merge(own, inherited);
@@ -213,8 +192,7 @@ final class SettingsResolver {
 	}
 
 	/**
-	 * Return the configured proxy, or {@code null} for none or for one whose host or port
-	 * is invalid (a problem reported by the checks).
+	 * Return the proxy, {@code null} for none or an invalid one (reported by the checks).
 	 */
 	private static ClientSettings.@Nullable Proxy proxy(HttpPoolClientProperties.Proxy proxy) {
 		if (proxy.getHost() == null) {
@@ -233,8 +211,7 @@ final class SettingsResolver {
 	}
 
 	/**
-	 * Return the SSL bundle of a client's pool: its own {@code ssl.bundle}, else Spring
-	 * Boot's {@code spring.http.clients.ssl.bundle}, else none.
+	 * Return the client's own SSL bundle, else Spring Boot's, else none.
 	 */
 	private @Nullable SslBundle sslBundle(Check check, HttpPoolClientProperties properties) {
 		String bundle = properties.getSsl().getBundle();
@@ -263,8 +240,7 @@ final class SettingsResolver {
 	}
 
 	/**
-	 * Parse the route keys, each by the key as written, leaving out those that cannot be
-	 * parsed.
+	 * Parse the route keys, by the key as written, leaving out those that cannot be.
 	 */
 	private Map<String, RouteKey> routeKeys(Check check, HttpPoolClientProperties properties) {
 		Map<String, RouteKey> keys = new LinkedHashMap<>();
@@ -288,10 +264,9 @@ final class SettingsResolver {
 	}
 
 	/**
-	 * Order the routes by precedence: URL keys before bare host names, otherwise as
-	 * declared. A URL key takes every setting it leaves unset from the bare host key that
-	 * also matches its targets, so that the first matching key holds every setting. A key
-	 * that names the same upstream as an earlier one is left out.
+	 * Order the routes: URL keys, each completed by the bare host key that matches it
+	 * too, so that the first matching key holds every setting, then bare host names. A
+	 * key naming the same upstream as an earlier one is left out.
 	 */
 	private static Map<RouteKey, ClientSettings.Route> routes(Map<String, RouteKey> keys,
 			HttpPoolClientProperties properties, Map<String, SslBundle> bundles) {
@@ -329,8 +304,8 @@ final class SettingsResolver {
 	}
 
 	/**
-	 * Parse the warm-up targets' URLs and requests, those of a target the warm-up leaves
-	 * off included, so that turning it on finds no typo.
+	 * Parse the warm-up targets, even while the warm-up is off, so that turning it on
+	 * finds no typo.
 	 */
 	private static List<ParsedTarget> parseTargets(Check check, List<HttpPoolClientProperties.Warmup.Target> targets) {
 		List<ParsedTarget> parsed = new ArrayList<>();
@@ -388,9 +363,8 @@ final class SettingsResolver {
 	}
 
 	/**
-	 * Return the value with the user information of a URL ({@code https://user:pw@host}),
-	 * or of a host ({@code user:pw@host}), replaced by {@code ***}: Spring Boot prints the
-	 * rejected value of a failed start-up.
+	 * Replace the user information of a URL or host by {@code ***}: Spring Boot prints
+	 * the rejected value of a failed start-up.
 	 */
 	private static @Nullable Object redactUserInfo(@Nullable Object value) {
 		if (!(value instanceof String text) || !hasUserInfo(text)) {
@@ -419,9 +393,6 @@ final class SettingsResolver {
 		return null;
 	}
 
-	/**
-	 * A warm-up target as configured, with its URL and requests parsed.
-	 */
 	private record ParsedTarget(HttpPoolClientProperties.Warmup.Target target, @Nullable URI url,
 			List<WarmupRequest> requests) {
 
@@ -432,8 +403,7 @@ final class SettingsResolver {
 	}
 
 	/**
-	 * The checks of one client's settings, each rejection named with the client's
-	 * prefix.
+	 * The checks of one client's settings, named with the client's prefix.
 	 */
 	private final class Check {
 
@@ -443,10 +413,6 @@ final class SettingsResolver {
 			this.prefix = prefix;
 		}
 
-		/**
-		 * Add a problem with the origin of its value, or of the {@code http.pool} value a
-		 * named client inherited.
-		 */
 		void add(String property, @Nullable Object value, String reason) {
 			ConfigurationProperty source = property(property);
 			String defaultPrefix = HttpPoolSettings.prefix(HttpPoolProperties.DEFAULT_CLIENT);
@@ -584,7 +550,6 @@ final class SettingsResolver {
 							+ "warmup.rehearsal.enabled=false to turn the rehearsal off");
 				}
 			}
-			// Targets are checked even while the warm-up is off, so that turning it on finds no typo.
 			Map<String, Integer> upstreams = new HashMap<>();
 			int total = 0;
 			boolean keepWarm = false;

@@ -25,13 +25,10 @@ import org.springframework.http.client.ClientHttpRequestFactory;
 
 /**
  * Spring Boot's {@code ClientHttpRequestFactoryBuilderCustomizer} beans for the
- * HttpComponents request factory builder, chosen once at start-up and applied, in Spring
- * Boot's order, to the builder that makes each pool's client.
- * <p>
- * A customizer typed for another builder (JDK, Reactor, Jetty, ...) is left out, as
- * Spring Boot leaves it out when its type does not match the builder. A customizer that
- * replaces the builder with one of another kind cannot apply to the pools: it is named in
- * a warning, or fails start-up when {@code http.pool.fail-on-unapplied-customizers} is set.
+ * HttpComponents builder, applied in Spring Boot's order to the builder of each pool's
+ * client. A customizer typed for another builder is left out, as Spring Boot leaves it
+ * out; one that replaces the builder with another kind is named in a warning, or fails
+ * start-up with {@code http.pool.fail-on-unapplied-customizers}.
  */
 public final class SpringBootBuilderCustomizations {
 
@@ -54,13 +51,8 @@ public final class SpringBootBuilderCustomizations {
 	}
 
 	/**
-	 * Return Spring Boot's request factory builder customizers by bean name, in the order
-	 * Spring Boot applies them.
-	 * @param <C> the customizer type of the running Spring Boot generation
-	 * @param ordered the customizer beans, in order
-	 * @param beanFactory the bean factory that holds them
-	 * @param customizerType the customizer type
-	 * @return the customizers by bean name (a customizer that is no bean by its class name)
+	 * Return the customizers by bean name (by class name for one that is no bean), in
+	 * order.
 	 */
 	public static <C> Map<String, C> byBeanName(Stream<? extends C> ordered, ListableBeanFactory beanFactory,
 			Class<C> customizerType) {
@@ -76,15 +68,7 @@ public final class SpringBootBuilderCustomizations {
 	}
 
 	/**
-	 * Choose the customizers that apply to the pools.
-	 * @param <C> the customizer type of the running Spring Boot generation
-	 * @param customizers the customizer beans by bean name, in Spring Boot's order
-	 * @param customizerType the customizer type
-	 * @param customize applies a customizer to a builder and returns the customized one
-	 * @param generation the builder calls of the running Spring Boot generation
-	 * @param factoryProperty Spring Boot's property that chooses the request factory
-	 * @param failOnUnapplied whether a customizer that cannot apply fails start-up
-	 * @return the customizations
+	 * Choose the customizers that apply to the pools, probing each on a builder.
 	 * @throws UnsupportedRequestFactoryCustomizerException if a customizer cannot apply
 	 * and {@code failOnUnapplied} is set
 	 */
@@ -130,11 +114,6 @@ public final class SpringBootBuilderCustomizations {
 		return new SpringBootBuilderCustomizations(applied, generation);
 	}
 
-	/**
-	 * Apply the customizers, in order.
-	 * @param builder the builder
-	 * @return the customized builder
-	 */
 	HttpComponentsClientHttpRequestFactoryBuilder customize(HttpComponentsClientHttpRequestFactoryBuilder builder) {
 		for (UnaryOperator<HttpComponentsClientHttpRequestFactoryBuilder> customizer : this.customizers.values()) {
 			builder = customizer.apply(builder);
@@ -142,10 +121,6 @@ public final class SpringBootBuilderCustomizations {
 		return builder;
 	}
 
-	/**
-	 * Return the names of the customizers.
-	 * @return the bean names
-	 */
 	public List<String> names() {
 		return List.copyOf(this.customizers.keySet());
 	}
@@ -160,31 +135,16 @@ public final class SpringBootBuilderCustomizations {
 	 */
 	public interface Generation {
 
-		/**
-		 * Set the TLS socket strategy factory.
-		 * @param builder the builder
-		 * @param factory the factory
-		 * @return the new builder
-		 */
 		HttpComponentsClientHttpRequestFactoryBuilder withTlsSocketStrategyFactory(
 				HttpComponentsClientHttpRequestFactoryBuilder builder,
 				Function<@Nullable SslBundle, @Nullable TlsSocketStrategy> factory);
 
 		/**
 		 * Add a connection config customizer, where the generation has them.
-		 * @param builder the builder
-		 * @param customizer the customizer
-		 * @return the new builder
 		 */
 		HttpComponentsClientHttpRequestFactoryBuilder withConnectionConfigCustomizer(
 				HttpComponentsClientHttpRequestFactoryBuilder builder, Consumer<ConnectionConfig.Builder> customizer);
 
-		/**
-		 * Build a request factory with an SSL bundle.
-		 * @param builder the builder
-		 * @param sslBundle the bundle
-		 * @return the request factory
-		 */
 		ClientHttpRequestFactory build(HttpComponentsClientHttpRequestFactoryBuilder builder, SslBundle sslBundle);
 
 	}

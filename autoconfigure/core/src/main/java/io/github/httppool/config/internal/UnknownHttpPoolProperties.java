@@ -31,13 +31,13 @@ import org.springframework.core.env.Environment;
 import org.springframework.core.env.SystemEnvironmentPropertySource;
 
 /**
- * Finds keys under {@code http.pool} that Spring Boot's binder leaves unbound when it binds
- * {@link HttpPoolProperties}, and logs each as a WARN naming the nearest known key, or fails
- * start-up with {@code http.pool.fail-on-unknown-properties=true} or for a named client
- * that has only unknown keys. As a bind handler, it records every name the binder tries:
- * an environment variable ({@code HTTP_POOL_MAX_TOTAL}) naming one without separators is
- * known; the nearest known key is the key with a dotted map key put in brackets, if the
- * binder takes that, else the closest name tried below the key's deepest tried parent.
+ * Finds keys under {@code http.pool} that the binder leaves unbound, and logs each with
+ * the nearest known key, or fails start-up with
+ * {@code http.pool.fail-on-unknown-properties=true} or for a named client that has only
+ * unknown keys. As a bind handler, it records every name the binder tries: an
+ * environment variable naming one without separators is known; the nearest known key is
+ * the key with a dotted map key put in brackets, if the binder takes that, else the
+ * closest name tried below the key's deepest tried parent.
  */
 final class UnknownHttpPoolProperties extends AbstractBindHandler {
 
@@ -45,9 +45,6 @@ final class UnknownHttpPoolProperties extends AbstractBindHandler {
 
 	private final Set<ConfigurationPropertyName> tried = new HashSet<>();
 
-	/**
-	 * Log a warning for every unknown key, or throw an {@link InvalidHttpPoolPropertyException}.
-	 */
 	static void check(HttpPoolProperties properties, Environment environment) {
 		UnknownHttpPoolProperties binding = new UnknownHttpPoolProperties();
 		List<ConfigurationProperty> unknowns = binding.unbound(Binder.get(environment));

@@ -3,9 +3,8 @@ package io.github.httppool.config.internal;
 import java.util.List;
 
 /**
- * Thrown at start-up, when {@code http.pool.fail-on-unapplied-customizers} is set, for
- * Spring Boot {@code ClientHttpRequestFactoryBuilderCustomizer} beans for the
- * HttpComponents builder that cannot be applied to the starter's pools.
+ * Thrown with {@code http.pool.fail-on-unapplied-customizers} for Spring Boot request
+ * factory builder customizers that cannot apply to the pools.
  */
 class UnsupportedRequestFactoryCustomizerException extends RuntimeException {
 
@@ -18,10 +17,6 @@ class UnsupportedRequestFactoryCustomizerException extends RuntimeException {
 		this.reasons = List.copyOf(reasons);
 	}
 
-	/**
-	 * Return, for each customizer that cannot apply, its bean name and why.
-	 * @return the reasons
-	 */
 	List<String> getReasons() {
 		return this.reasons;
 	}

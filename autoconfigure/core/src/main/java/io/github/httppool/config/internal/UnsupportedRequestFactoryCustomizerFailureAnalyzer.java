@@ -4,8 +4,7 @@ import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 
 /**
- * Reports an {@link UnsupportedRequestFactoryCustomizerException} as a start-up failure
- * that names the customizer beans and the ways out, without a stack trace.
+ * Reports an {@link UnsupportedRequestFactoryCustomizerException} without a stack trace.
  */
 class UnsupportedRequestFactoryCustomizerFailureAnalyzer
 		extends AbstractFailureAnalyzer<UnsupportedRequestFactoryCustomizerException> {

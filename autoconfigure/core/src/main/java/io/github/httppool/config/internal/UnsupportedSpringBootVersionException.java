@@ -26,10 +26,6 @@ public final class UnsupportedSpringBootVersionException extends IllegalStateExc
 		this.action = action;
 	}
 
-	/**
-	 * Return what to use instead.
-	 * @return the action
-	 */
 	public String getAction() {
 		return this.action;
 	}
