@@ -7,9 +7,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
-import io.github.httppool.pool.internal.AddressBalancer;
 import io.github.httppool.pool.internal.CallDeadlineHandler;
-import io.github.httppool.pool.internal.ConnectionFailureRetryStrategy;
 import io.github.httppool.pool.internal.FilteringDnsResolver;
 import io.github.httppool.pool.internal.ManagedPool;
 import io.github.httppool.pool.internal.Milliseconds;
@@ -22,14 +20,10 @@ import io.github.httppool.pool.internal.SpringBootHttpClientFeatures;
 import org.apache.hc.client5.http.ConnectionKeepAliveStrategy;
 import org.apache.hc.client5.http.DnsResolver;
 import org.apache.hc.client5.http.SystemDefaultDnsResolver;
-import org.apache.hc.client5.http.auth.AuthScope;
-import org.apache.hc.client5.http.auth.CredentialsProvider;
 import org.apache.hc.client5.http.config.ConnectionConfig;
 import org.apache.hc.client5.http.config.RequestConfig;
 import org.apache.hc.client5.http.config.TlsConfig;
 import org.apache.hc.client5.http.cookie.StandardCookieSpec;
-import org.apache.hc.client5.http.impl.auth.CredentialsProviderBuilder;
-import org.apache.hc.client5.http.routing.HttpRoutePlanner;
 import org.apache.hc.client5.http.ssl.DefaultClientTlsStrategy;
 import org.apache.hc.client5.http.ssl.DefaultHostnameVerifier;
 import org.apache.hc.client5.http.ssl.HostnameVerificationPolicy;
@@ -118,17 +112,11 @@ public final class HttpPoolPropertiesMapper {
 	}
 
 	PoolConcurrencyPolicy concurrencyPolicy() {
-		return switch (this.client.concurrencyPolicy()) {
-			case STRICT -> PoolConcurrencyPolicy.STRICT;
-			case LAX -> PoolConcurrencyPolicy.LAX;
-		};
+		return PoolConcurrencyPolicy.valueOf(this.client.concurrencyPolicy().name());
 	}
 
 	PoolReusePolicy reusePolicy() {
-		return switch (this.client.reusePolicy()) {
-			case LIFO -> PoolReusePolicy.LIFO;
-			case FIFO -> PoolReusePolicy.FIFO;
-		};
+		return PoolReusePolicy.valueOf(this.client.reusePolicy().name());
 	}
 
 	ManagedPool.@Nullable Eviction eviction() {
@@ -165,30 +153,6 @@ public final class HttpPoolPropertiesMapper {
 		}, this.client.propertyPrefix());
 	}
 
-	@Nullable ConnectionFailureRetryStrategy retryStrategy() {
-		ClientSettings.Retry retry = this.client.retry();
-		return (retry.maxRetries() > 0)
-				? new ConnectionFailureRetryStrategy(retry.maxRetries(), retry.nonIdempotent()) : null;
-	}
-
-	/**
-	 * Return the route planner for a configured proxy, or {@code null} to keep the JVM's
-	 * proxy settings ({@code useSystemProperties()}).
-	 */
-	@Nullable HttpRoutePlanner routePlanner() {
-		return (this.client.proxy() != null) ? this.client.routePlanner() : null;
-	}
-
-	@Nullable CredentialsProvider proxyCredentials() {
-		ClientSettings.Proxy proxy = this.client.proxy();
-		if (proxy == null || proxy.credentials() == null) {
-			return null;
-		}
-		return CredentialsProviderBuilder.create()
-			.add(new AuthScope(proxy.host().getHostName(), proxy.host().getPort()), proxy.credentials())
-			.build();
-	}
-
 	PoolMonitor.Options monitorOptions() {
 		ManagedPool.Eviction eviction = this.client.eviction();
 		return new PoolMonitor.Options(this.client.propertyPrefix(), this.client.timeToLive(),
@@ -211,10 +175,6 @@ public final class HttpPoolPropertiesMapper {
 	static DnsResolver dnsResolver(@Nullable DnsResolver application, @Nullable Predicate<InetAddress> addressFilter) {
 		DnsResolver resolver = (application != null) ? application : SystemDefaultDnsResolver.INSTANCE;
 		return (addressFilter != null) ? new FilteringDnsResolver(resolver, addressFilter) : resolver;
-	}
-
-	AddressBalancer addressBalancer(DnsResolver resolver) {
-		return new AddressBalancer(resolver, this.client.dnsRefreshInterval());
 	}
 
 	private static Timeout timeout(Duration duration) {

@@ -3,6 +3,7 @@ package io.github.httppool.config.internal;
 import java.net.ProxySelector;
 
 import io.github.httppool.pool.HttpPool;
+import io.github.httppool.pool.internal.AddressBalancer;
 import io.github.httppool.pool.internal.CallDeadlineHandler;
 import io.github.httppool.pool.internal.ConnectionFailureRetryStrategy;
 import io.github.httppool.pool.internal.ConnectionRetirement;
@@ -16,16 +17,16 @@ import io.github.httppool.pool.internal.RouteConnectionConfigResolver;
 import io.github.httppool.pool.internal.ServerKeepAlives;
 import io.github.httppool.pool.internal.SystemProxyRoutePlanner;
 import org.apache.hc.client5.http.DnsResolver;
-import org.apache.hc.client5.http.auth.CredentialsProvider;
+import org.apache.hc.client5.http.auth.AuthScope;
 import org.apache.hc.client5.http.config.ConnectionConfig;
 import org.apache.hc.client5.http.config.RequestConfig;
 import org.apache.hc.client5.http.impl.ChainElement;
 import org.apache.hc.client5.http.impl.CookieSpecSupport;
+import org.apache.hc.client5.http.impl.auth.CredentialsProviderBuilder;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
 import org.apache.hc.client5.http.impl.classic.HttpClientBuilder;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuilder;
-import org.apache.hc.client5.http.routing.HttpRoutePlanner;
 import org.apache.hc.client5.http.ssl.TlsSocketStrategy;
 import org.apache.hc.core5.http.io.SocketConfig;
 import org.apache.hc.core5.util.TimeValue;
@@ -81,7 +82,7 @@ final class PoolClientBuild {
 		this.client = client;
 		this.mapper = new HttpPoolPropertiesMapper(client);
 		this.monitor = new PoolMonitor(name, this.mapper.monitorOptions(),
-				(applicationManager == null) ? this.mapper.addressBalancer(dnsResolver) : null);
+				(applicationManager == null) ? new AddressBalancer(dnsResolver, client.dnsRefreshInterval()) : null);
 		this.tls = tls;
 		this.connectionConfig = this.mapper.connectionConfig();
 		this.connectionManager = applicationManager;
@@ -238,20 +239,21 @@ final class PoolClientBuild {
 			.disableConnectionState()
 			.addExecInterceptorBefore(ChainElement.CONNECT.name(), "http-pool-exhaustion",
 					manager.exhaustionHandler());
-		HttpRoutePlanner routePlanner = this.mapper.routePlanner();
-		if (routePlanner != null) {
-			builder.setRoutePlanner(routePlanner);
+		ClientSettings.Proxy proxy = client.proxy();
+		if (proxy != null) {
+			builder.setRoutePlanner(client.routePlanner());
 		}
 		else if (!applicationCustomizes) {
 			builder.setRoutePlanner(new SystemProxyRoutePlanner(ProxySelector.getDefault()));
 		}
-		CredentialsProvider proxyCredentials = this.mapper.proxyCredentials();
-		if (proxyCredentials != null) {
-			builder.setDefaultCredentialsProvider(proxyCredentials);
+		if (proxy != null && proxy.credentials() != null) {
+			builder.setDefaultCredentialsProvider(CredentialsProviderBuilder.create()
+				.add(new AuthScope(proxy.host().getHostName(), proxy.host().getPort()), proxy.credentials())
+				.build());
 		}
-		ConnectionFailureRetryStrategy retryStrategy = this.mapper.retryStrategy();
-		if (retryStrategy != null) {
-			builder.setRetryStrategy(retryStrategy);
+		if (client.retry().maxRetries() > 0) {
+			builder.setRetryStrategy(
+					new ConnectionFailureRetryStrategy(client.retry().maxRetries(), client.retry().nonIdempotent()));
 		}
 		else {
 			builder.disableAutomaticRetries();
