@@ -82,8 +82,8 @@ public final class HttpPoolFactory {
 	 * Create the pool of every client; the default client's on the application's own
 	 * connection manager or HTTP client where given.
 	 */
-	public HttpPools createPools(HttpPoolSettings clients, @Nullable PoolingHttpClientConnectionManager connectionManager,
-			@Nullable CloseableHttpClient httpClient) {
+	public HttpPools createPools(HttpPoolSettings clients,
+			@Nullable PoolingHttpClientConnectionManager connectionManager, @Nullable CloseableHttpClient httpClient) {
 		HttpPools pools = new HttpPools();
 		for (String name : clients.names()) {
 			boolean isDefault = HttpPoolProperties.DEFAULT_CLIENT.equals(name);
@@ -160,7 +160,8 @@ public final class HttpPoolFactory {
 	}
 
 	private PoolClientBuild build(String name, ClientSettings client, @Nullable TlsSocketStrategy tls,
-			@Nullable Predicate<InetAddress> addressFilter, @Nullable PoolingHttpClientConnectionManager applicationManager) {
+			@Nullable Predicate<InetAddress> addressFilter,
+			@Nullable PoolingHttpClientConnectionManager applicationManager) {
 		return new PoolClientBuild(name, client, tls,
 				HttpPoolPropertiesMapper.dnsResolver(this.dnsResolver, addressFilter), applicationManager);
 	}
@@ -183,7 +184,7 @@ public final class HttpPoolFactory {
 	}
 
 	/**
-	 * Return the name under which Spring Boot knows an SSL bundle, or {@code null}.
+	 * Return the name Spring Boot knows a bundle by, or {@code null}.
 	 */
 	@Nullable String bundleName(SslBundle sslBundle) {
 		if (this.sslBundles != null) {

@@ -105,7 +105,7 @@ public final class HttpPoolSettings {
 	}
 
 	/**
-	 * Return the effective settings of a client.
+	 * Return the settings of a client.
 	 * @throws IllegalArgumentException if there is no such client
 	 */
 	public ClientSettings client(String name) {

@@ -39,7 +39,8 @@ final class PooledRequest extends HttpUriRequestBase {
 
 	private static boolean isPlain(HttpMethod method) {
 		return HttpMethod.GET.equals(method) || HttpMethod.POST.equals(method) || HttpMethod.PUT.equals(method)
-				|| HttpMethod.DELETE.equals(method) || HttpMethod.PATCH.equals(method) || HttpMethod.HEAD.equals(method);
+				|| HttpMethod.DELETE.equals(method) || HttpMethod.PATCH.equals(method)
+				|| HttpMethod.HEAD.equals(method);
 	}
 
 	@Override

@@ -87,7 +87,8 @@ public abstract class PooledRestClientsSupport<B> {
 	/**
 	 * Adapt the request factories of a client to the generation's builder.
 	 */
-	protected abstract ClientHttpRequestFactoryBuilder<?> requestFactoryBuilder(PooledRequestFactories requestFactories);
+	protected abstract ClientHttpRequestFactoryBuilder<?> requestFactoryBuilder(
+			PooledRequestFactories requestFactories);
 
 	protected abstract RestTemplate build(B builder);
 

@@ -50,12 +50,14 @@ final class RehearsalClients implements RehearsalRun.ClientFactory {
 		ClientSettings client = ClientSettings.resolve("warmup-rehearsal", properties, this.baseline);
 		HttpPoolFactory factory = new HttpPoolFactory(this.baseline, null, HttpPoolBuilderCustomizers.NONE);
 		try (HttpPools pools = new HttpPools()) {
-			HttpPool pool = pools.register(factory.create(client.name(), client, null, (tls != null)
-					? new DefaultClientTlsStrategy(tls, HostnameVerificationPolicy.CLIENT, NoopHostnameVerifier.INSTANCE)
-					: null, SpringBootHttpClientFeatures.addressFilter(this.baseline)));
+			HttpPool pool = pools.register(factory.create(client.name(), client, null,
+					(tls != null) ? new DefaultClientTlsStrategy(tls, HostnameVerificationPolicy.CLIENT,
+							NoopHostnameVerifier.INSTANCE) : null,
+					SpringBootHttpClientFeatures.addressFilter(this.baseline)));
 			ObservationRegistry observations = ObservationRegistry.create();
 			observations.observationConfig()
-				.observationHandler(METERS_PRESENT ? ThrowAwayMeters.handler() : (ObservationHandler<?>) (context) -> true);
+				.observationHandler(
+						METERS_PRESENT ? ThrowAwayMeters.handler() : (ObservationHandler<?>) (context) -> true);
 			RestClient.Builder builder = RestClient.builder();
 			this.customizers.forEach((customizer) -> customizer.accept(builder));
 			builder.requestFactory(factory.requestFactories(pool, client, pools).create(this.baseline))

@@ -184,9 +184,8 @@ final class SettingsResolver {
 				p.getSsl().getBundle(), sslBundle,
 				proxy(p.getProxy()),
 				new ClientSettings.Warmup(warmup.isEnabled(), warmup.getBudget(), warmup.isFailOnError(),
-						rehearsal.isEnabled()
-								? new ClientSettings.Rehearsal(rehearsal.getRequests(), List.copyOf(rehearsal.getTypes()))
-								: null,
+						rehearsal.isEnabled() ? new ClientSettings.Rehearsal(rehearsal.getRequests(),
+								List.copyOf(rehearsal.getTypes())) : null,
 						warmup.getKeepWarm().intervalOrDefault(p.getValidateAfterInactivity()), warmupTargets),
 				routes);
 	}
@@ -285,7 +284,8 @@ final class SettingsResolver {
 						hostMatches ? properties.getRoutes().get(host) : null, bundles));
 			}
 		});
-		hosts.forEach((parsed, key) -> ordered.putIfAbsent(parsed, route(key, properties.getRoutes().get(key), null, bundles)));
+		hosts.forEach((parsed, key) -> ordered.putIfAbsent(parsed,
+				route(key, properties.getRoutes().get(key), null, bundles)));
 		return ordered;
 	}
 

@@ -88,7 +88,8 @@ public final class SpringBootBuilderCustomizations {
 						+ "' is for another request factory builder; like Spring Boot, the pools leave it out");
 			}
 			else if (result.get() instanceof HttpComponentsClientHttpRequestFactoryBuilder) {
-				applied.put(name, (builder) -> (HttpComponentsClientHttpRequestFactoryBuilder) customize.apply(bean, builder));
+				applied.put(name,
+						(builder) -> (HttpComponentsClientHttpRequestFactoryBuilder) customize.apply(bean, builder));
 			}
 			else {
 				Object customized = result.get();

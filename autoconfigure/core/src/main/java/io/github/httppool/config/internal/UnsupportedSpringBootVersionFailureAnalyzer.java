@@ -6,7 +6,8 @@ import org.springframework.boot.diagnostics.FailureAnalysis;
 /**
  * Reports an {@link UnsupportedSpringBootVersionException} without a stack trace.
  */
-class UnsupportedSpringBootVersionFailureAnalyzer extends AbstractFailureAnalyzer<UnsupportedSpringBootVersionException> {
+class UnsupportedSpringBootVersionFailureAnalyzer
+		extends AbstractFailureAnalyzer<UnsupportedSpringBootVersionException> {
 
 	@Override
 	protected FailureAnalysis analyze(Throwable rootFailure, UnsupportedSpringBootVersionException cause) {
