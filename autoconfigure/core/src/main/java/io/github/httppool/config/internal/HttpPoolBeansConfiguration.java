@@ -33,10 +33,10 @@ public class HttpPoolBeansConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	HttpPools httpPools(HttpPoolSettings httpPoolSettings, HttpPoolFactory httpPoolFactory,
-			ObjectProvider<ApplicationPoolBeans.ConnectionManager> applicationConnectionManager,
-			ObjectProvider<ApplicationPoolBeans.HttpClient> applicationHttpClient) {
-		ApplicationPoolBeans.ConnectionManager connectionManager = applicationConnectionManager.getIfAvailable();
-		ApplicationPoolBeans.HttpClient httpClient = applicationHttpClient.getIfAvailable();
+			ObjectProvider<ApplicationConnectionManager> applicationConnectionManager,
+			ObjectProvider<ApplicationHttpClient> applicationHttpClient) {
+		ApplicationConnectionManager connectionManager = applicationConnectionManager.getIfAvailable();
+		ApplicationHttpClient httpClient = applicationHttpClient.getIfAvailable();
 		return httpPoolFactory.createPools(httpPoolSettings,
 				(connectionManager != null) ? connectionManager.connectionManager() : null,
 				(httpClient != null) ? httpClient.httpClient() : null);
@@ -53,9 +53,9 @@ public class HttpPoolBeansConfiguration {
 	static class ConnectionManagerConfiguration {
 
 		@Bean
-		ApplicationPoolBeans.ConnectionManager httpPoolApplicationConnectionManager(
+		ApplicationConnectionManager httpPoolApplicationConnectionManager(
 				PoolingHttpClientConnectionManager connectionManager) {
-			return new ApplicationPoolBeans.ConnectionManager(connectionManager);
+			return new ApplicationConnectionManager(connectionManager);
 		}
 
 	}
@@ -65,10 +65,25 @@ public class HttpPoolBeansConfiguration {
 	static class HttpClientConfiguration {
 
 		@Bean
-		ApplicationPoolBeans.HttpClient httpPoolApplicationHttpClient(CloseableHttpClient httpClient) {
-			return new ApplicationPoolBeans.HttpClient(httpClient);
+		ApplicationHttpClient httpPoolApplicationHttpClient(CloseableHttpClient httpClient) {
+			return new ApplicationHttpClient(httpClient);
 		}
 
+	}
+
+	/**
+	 * The connection manager bean the application defined, used for the default client's
+	 * pool. The starter's own manager and client are no beans, so that
+	 * auto-configurations conditional on these types (OpenFeign's, for example) keep
+	 * theirs.
+	 */
+	record ApplicationConnectionManager(PoolingHttpClientConnectionManager connectionManager) {
+	}
+
+	/**
+	 * The HTTP client bean the application defined, used for the default client's pool.
+	 */
+	record ApplicationHttpClient(CloseableHttpClient httpClient) {
 	}
 
 }
