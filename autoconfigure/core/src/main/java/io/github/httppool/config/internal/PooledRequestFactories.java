@@ -50,8 +50,8 @@ public final class PooledRequestFactories {
 	public HttpComponentsClientHttpRequestFactory create(@Nullable HttpClientSettings settings) {
 		HttpClientSettings effective = (settings != null) ? settings : this.baseline;
 		HttpClient httpClient = this.httpClients.apply(effective);
-		PooledClientHttpRequestFactory factory = new PooledClientHttpRequestFactory(httpClient,
-				new RequestOverrides(this.baseline, effective));
+		PooledClientHttpRequestFactory factory = new PooledClientHttpRequestFactory(httpClient, this.baseline,
+				effective);
 		if (Boolean.TRUE.equals(SpringBootHttpClientFeatures.keepsCookies(effective))) {
 			CookieStore cookieStore = new BasicCookieStore();
 			factory.setHttpContextFactory((method, uri) -> {
@@ -63,7 +63,11 @@ public final class PooledRequestFactories {
 		return factory;
 	}
 
-	private static final class RequestOverrides {
+	/**
+	 * A request factory on a pooled client, with the settings that differ from the
+	 * baseline applied to each request.
+	 */
+	private static final class PooledClientHttpRequestFactory extends HttpComponentsClientHttpRequestFactory {
 
 		private final @Nullable Duration connectTimeout;
 
@@ -73,7 +77,9 @@ public final class PooledRequestFactories {
 
 		private final @Nullable Boolean keepsCookies;
 
-		RequestOverrides(HttpClientSettings baseline, HttpClientSettings settings) {
+		PooledClientHttpRequestFactory(HttpClient httpClient, HttpClientSettings baseline,
+				HttpClientSettings settings) {
+			super(httpClient);
 			this.connectTimeout = changed(baseline.connectTimeout(), settings.connectTimeout());
 			this.readTimeout = changed(baseline.readTimeout(), settings.readTimeout());
 			this.redirects = changed(baseline.redirects(), settings.redirects());
@@ -85,14 +91,20 @@ public final class PooledRequestFactories {
 			return (value != null && !Objects.equals(baseline, value)) ? value : null;
 		}
 
-		boolean isEmpty() {
-			return this.connectTimeout == null && this.readTimeout == null && this.redirects == null
-					&& this.keepsCookies == null;
+		@Override
+		protected ClassicHttpRequest createHttpUriRequest(HttpMethod httpMethod, URI uri) {
+			PooledRequest request = PooledRequest.of(httpMethod, uri);
+			return (request != null) ? request : super.createHttpUriRequest(httpMethod, uri);
 		}
 
+		@Override
 		@SuppressWarnings("deprecation") // the per-request connect timeout is still honoured
-		RequestConfig applyTo(RequestConfig config) {
-			RequestConfig.Builder builder = RequestConfig.copy(config);
+		protected RequestConfig mergeRequestConfig(RequestConfig clientConfig) {
+			if (this.connectTimeout == null && this.readTimeout == null && this.redirects == null
+					&& this.keepsCookies == null) {
+				return super.mergeRequestConfig(clientConfig);
+			}
+			RequestConfig.Builder builder = RequestConfig.copy(clientConfig);
 			if (this.connectTimeout != null) {
 				builder.setConnectTimeout(Milliseconds.of(this.connectTimeout), TimeUnit.MILLISECONDS);
 			}
@@ -105,30 +117,7 @@ public final class PooledRequestFactories {
 			if (this.keepsCookies != null) {
 				builder.setCookieSpec(this.keepsCookies ? StandardCookieSpec.STRICT : StandardCookieSpec.IGNORE);
 			}
-			return builder.build();
-		}
-
-	}
-
-	private static final class PooledClientHttpRequestFactory extends HttpComponentsClientHttpRequestFactory {
-
-		private final RequestOverrides overrides;
-
-		PooledClientHttpRequestFactory(HttpClient httpClient, RequestOverrides overrides) {
-			super(httpClient);
-			this.overrides = overrides;
-		}
-
-		@Override
-		protected ClassicHttpRequest createHttpUriRequest(HttpMethod httpMethod, URI uri) {
-			PooledRequest request = PooledRequest.of(httpMethod, uri);
-			return (request != null) ? request : super.createHttpUriRequest(httpMethod, uri);
-		}
-
-		@Override
-		protected RequestConfig mergeRequestConfig(RequestConfig clientConfig) {
-			RequestConfig config = this.overrides.isEmpty() ? clientConfig : this.overrides.applyTo(clientConfig);
-			return super.mergeRequestConfig(config);
+			return super.mergeRequestConfig(builder.build());
 		}
 
 	}
