@@ -68,7 +68,8 @@ final class HttpPoolSelector implements Function<HttpClientSettings, HttpClient>
 		HttpClientSettings baseline = this.factory.baseline();
 		StringBuilder description = new StringBuilder(this.pool.name());
 		if (sslBundle != baseline.sslBundle()) {
-			description.append(":ssl-bundle=").append(bundleName(sslBundle));
+			String bundleName = (sslBundle != null) ? this.factory.bundleName(sslBundle) : "none";
+			description.append(":ssl-bundle=").append((bundleName != null) ? bundleName : "unnamed");
 		}
 		if (addressFilter != SpringBootHttpClientFeatures.addressFilter(baseline)) {
 			description.append(":address-filter=").append((addressFilter != null) ? "custom" : "none");
@@ -83,14 +84,6 @@ final class HttpPoolSelector implements Function<HttpClientSettings, HttpClient>
 
 	private boolean isTaken(String name) {
 		return this.variants.stream().anyMatch((variant) -> variant.name().equals(name));
-	}
-
-	private String bundleName(@Nullable SslBundle sslBundle) {
-		if (sslBundle == null) {
-			return "none";
-		}
-		String name = this.factory.bundleName(sslBundle);
-		return (name != null) ? name : "unnamed";
 	}
 
 	private record Variant(@Nullable SslBundle sslBundle, @Nullable Predicate<InetAddress> addressFilter, String name) {
