@@ -96,7 +96,7 @@ public record ClientSettings(String name, HttpClientSettings baseline, @Nullable
 		return (max == null || max < 0) ? PendingLeaseLimiter.UNBOUNDED : max;
 	}
 
-	<T> @Nullable T routeValue(HttpHost target, Function<Route, @Nullable T> value) {
+	private <T> @Nullable T routeValue(HttpHost target, Function<Route, @Nullable T> value) {
 		Map.Entry<RouteKey, Route> route = firstMatch(target, value);
 		return (route != null) ? value.apply(route.getValue()) : null;
 	}

@@ -144,12 +144,17 @@ public final class HttpPoolPropertiesMapper {
 	 */
 	@Nullable CallDeadlineHandler callDeadlines() {
 		Duration callTimeout = this.client.callTimeout();
-		if (callTimeout == null && this.client.routeValues(ClientSettings.Route::callTimeout).isEmpty()) {
+		Map<RouteKey, Duration> overrides = this.client.routeValues(ClientSettings.Route::callTimeout);
+		if (callTimeout == null && overrides.isEmpty()) {
 			return null;
 		}
 		return new CallDeadlineHandler((route) -> {
-			Duration routeTimeout = this.client.routeValue(route.getTargetHost(), ClientSettings.Route::callTimeout);
-			return (routeTimeout != null) ? routeTimeout : callTimeout;
+			for (Map.Entry<RouteKey, Duration> override : overrides.entrySet()) {
+				if (override.getKey().matches(route.getTargetHost())) {
+					return override.getValue();
+				}
+			}
+			return callTimeout;
 		}, this.client.propertyPrefix());
 	}
 
