@@ -18,7 +18,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.LongFunction;
 import java.util.function.Supplier;
-import java.util.stream.Stream;
 
 import io.github.httppool.pool.HttpPool;
 import io.github.httppool.warmup.HttpPoolWarmer;
@@ -132,7 +131,11 @@ public final class WarmupRunner implements HttpPoolWarmer {
 			logger.info(prefix(warmup) + "no connections pre-opened to " + target.displayName() + ": "
 					+ result.skipped());
 		}
-		List<String> problems = new ArrayList<>(Stream.ofNullable(result.problem(this.budget)).toList());
+		List<String> problems = new ArrayList<>();
+		String preOpenFailure = result.problem(this.budget);
+		if (preOpenFailure != null) {
+			problems.add(preOpenFailure);
+		}
 		RestClient client = target.requests().isEmpty() ? null : warmup.restClient().get().build();
 		int sent = 0;
 		for (WarmupRequest request : target.requests()) {
