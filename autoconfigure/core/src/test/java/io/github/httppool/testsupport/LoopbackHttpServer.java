@@ -17,6 +17,7 @@ import java.security.Principal;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Base64;
 import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
@@ -141,6 +142,8 @@ public final class LoopbackHttpServer implements AutoCloseable {
 	private final Map<String, TrailingBytes> trailingBytes = new ConcurrentHashMap<>();
 
 	private final Map<String, String> setCookies = new ConcurrentHashMap<>();
+
+	private final Map<String, String> basicCredentials = new ConcurrentHashMap<>();
 
 	private final Map<String, Duration> trickles = new ConcurrentHashMap<>();
 
@@ -434,6 +437,20 @@ public final class LoopbackHttpServer implements AutoCloseable {
 	}
 
 	/**
+	 * Answers the given path with {@code 401} and a {@code Basic} challenge unless the
+	 * request carries these credentials.
+	 * @param path the path
+	 * @param user the user name
+	 * @param password the password
+	 * @return this server
+	 */
+	public LoopbackHttpServer basicAuthOnPath(String path, String user, String password) {
+		this.basicCredentials.put(path, "Basic " + Base64.getEncoder()
+			.encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8)));
+		return this;
+	}
+
+	/**
 	 * Writes the response body for the given path one byte at a time, with the given
 	 * pause before each byte (a server that trickles).
 	 * @param path the path
@@ -461,6 +478,7 @@ public final class LoopbackHttpServer implements AutoCloseable {
 		this.dropPaths.clear();
 		this.trailingBytes.clear();
 		this.setCookies.clear();
+		this.basicCredentials.clear();
 		this.trickles.clear();
 		this.etag = null;
 		return this;
@@ -926,6 +944,12 @@ public final class LoopbackHttpServer implements AutoCloseable {
 				return Outcome.CLIENT_CLOSED;
 			}
 			int status = statusOf(path);
+			String setCookie = LoopbackHttpServer.this.setCookies.get(path);
+			String credentials = LoopbackHttpServer.this.basicCredentials.get(path);
+			boolean challenged = credentials != null && !credentials.equals(first(headers, "Authorization"));
+			if (challenged) {
+				status = 401;
+			}
 			boolean noBody = status == 204 || status == 304;
 			String bodyOverride = LoopbackHttpServer.this.bodyOverrides.get(path);
 			byte[] responseBody = noBody ? new byte[0]
@@ -947,7 +971,7 @@ public final class LoopbackHttpServer implements AutoCloseable {
 				return Outcome.SERVER_CLOSED;
 			}
 			writeHead(out, status, noBody ? null : "application/json", noBody ? -1 : responseBody.length,
-					closeAnnounced, n, LoopbackHttpServer.this.setCookies.get(path));
+					closeAnnounced, n, challenged ? null : setCookie, challenged);
 			if (!"HEAD".equals(method)) {
 				writeBody(out, responseBody, LoopbackHttpServer.this.trickles.get(path));
 			}
@@ -993,11 +1017,11 @@ public final class LoopbackHttpServer implements AutoCloseable {
 
 		private void writeHead(OutputStream out, int status, String contentType, int contentLength,
 				boolean close, Integer requestNumber) throws IOException {
-			writeHead(out, status, contentType, contentLength, close, requestNumber, null);
+			writeHead(out, status, contentType, contentLength, close, requestNumber, null, false);
 		}
 
 		private void writeHead(OutputStream out, int status, String contentType, int contentLength,
-				boolean close, Integer requestNumber, String setCookie) throws IOException {
+				boolean close, Integer requestNumber, String setCookie, boolean challenge) throws IOException {
 			StringBuilder head = new StringBuilder(256);
 			head.append("HTTP/1.1 ").append(status).append(' ').append(reason(status)).append("\r\n");
 			if (contentType != null) {
@@ -1013,6 +1037,9 @@ public final class LoopbackHttpServer implements AutoCloseable {
 			}
 			if (setCookie != null) {
 				head.append("Set-Cookie: ").append(setCookie).append("\r\n");
+			}
+			if (challenge) {
+				head.append("WWW-Authenticate: Basic realm=\"loopback\"\r\n");
 			}
 			if (requestNumber != null) {
 				head.append("X-Loopback-Request: ").append(requestNumber).append("\r\n");

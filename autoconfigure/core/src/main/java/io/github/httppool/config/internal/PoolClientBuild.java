@@ -7,6 +7,7 @@ import io.github.httppool.pool.internal.AddressBalancer;
 import io.github.httppool.pool.internal.CallDeadlineHandler;
 import io.github.httppool.pool.internal.ConnectionFailureRetryStrategy;
 import io.github.httppool.pool.internal.ConnectionRetirement;
+import io.github.httppool.pool.internal.DeferredAuthProtocolStep;
 import io.github.httppool.pool.internal.HostHeaders;
 import io.github.httppool.pool.internal.ManagedPool;
 import io.github.httppool.pool.internal.MonitoredConnectionManager;
@@ -213,7 +214,8 @@ final class PoolClientBuild {
 	 * Lease through the monitor, which times and tracks leases and explains pool
 	 * timeouts. Without a configured proxy, the JVM's proxy settings apply through a
 	 * route planner that keeps the answer per host, unless application code customizes
-	 * the builder (its proxy or route planner then applies as HttpClient applies it).
+	 * the builder (its proxy or route planner then applies as HttpClient applies it). With
+	 * neither, the protocol step defers authentication to the first challenge.
 	 */
 	private void configure(HttpClientBuilder builder, boolean applicationCustomizes) {
 		PoolingHttpClientConnectionManager pool = connectionManager();
@@ -244,7 +246,8 @@ final class PoolClientBuild {
 			builder.setRoutePlanner(client.routePlanner());
 		}
 		else if (!applicationCustomizes) {
-			builder.setRoutePlanner(new SystemProxyRoutePlanner(ProxySelector.getDefault()));
+			builder.setRoutePlanner(new SystemProxyRoutePlanner(ProxySelector.getDefault()))
+				.replaceExecInterceptor(ChainElement.PROTOCOL.name(), new DeferredAuthProtocolStep());
 		}
 		if (proxy != null && proxy.credentials() != null) {
 			builder.setDefaultCredentialsProvider(CredentialsProviderBuilder.create()
