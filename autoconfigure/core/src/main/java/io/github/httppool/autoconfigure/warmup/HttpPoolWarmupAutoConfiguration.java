@@ -19,7 +19,6 @@ import io.github.httppool.pool.internal.SpringBootHttpClientFeatures;
 import io.github.httppool.warmup.HttpPoolWarmer;
 import io.github.httppool.warmup.internal.KeepWarm;
 import io.github.httppool.warmup.internal.WarmupRunner.PoolWarmup;
-import io.github.httppool.warmup.internal.WarmupRunner.Settings;
 import io.github.httppool.warmup.internal.RehearsalRun;
 import io.github.httppool.warmup.internal.WarmupRunner;
 import org.apache.commons.logging.LogFactory;
@@ -85,11 +84,9 @@ public final class HttpPoolWarmupAutoConfiguration {
 			if (pool != null) {
 				pooled.add(client);
 				if (client.warmup().enabled()) {
-					Settings settings = new Settings(client.warmup().failOnError(),
-							Milliseconds.roundUp(client.warmup().keepWarmInterval()),
-							client.propertyPrefix() + "warmup.");
-					warmups.add(new PoolWarmup(pool, client.routePlanner(), client.warmup().targets(), settings,
-							() -> pooledClients.restClientBuilder(client.name())));
+					warmups.add(new PoolWarmup(pool, client.routePlanner(), client.warmup().targets(),
+							client.warmup().failOnError(), Milliseconds.roundUp(client.warmup().keepWarmInterval()),
+							client.propertyPrefix() + "warmup.", () -> pooledClients.restClientBuilder(client.name())));
 				}
 			}
 		}

@@ -41,7 +41,7 @@ public final class KeepWarm implements SmartLifecycle {
 	public void start() {
 		if (this.scheduler.start()) {
 			this.warmups.forEach((warmup) -> this.scheduler.scheduleWithFixedDelay(() -> keepWarm(warmup),
-					warmup.settings().keepWarmInterval()));
+					warmup.keepWarmInterval()));
 		}
 	}
 
@@ -60,7 +60,7 @@ public final class KeepWarm implements SmartLifecycle {
 			return;
 		}
 		try {
-			Duration interval = warmup.settings().keepWarmInterval();
+			Duration interval = warmup.keepWarmInterval();
 			long deadline = System.nanoTime() + Math.max(interval.toNanos(), TimeUnit.SECONDS.toNanos(1));
 			for (WarmupTarget target : warmup.targets()) {
 				if (target.minIdle() > 0) {

@@ -83,6 +83,7 @@ public final class WarmupRunner implements HttpPoolWarmer {
 				.toList()
 				.iterator();
 			List<WarmupOutcome> results = new ArrayList<>();
+			WarmupFailedException failed = null;
 			for (PoolWarmup warmup : this.warmups) {
 				List<WarmupOutcome.Target> targets = new ArrayList<>();
 				for (WarmupTarget target : warmup.targets()) {
@@ -94,12 +95,12 @@ public final class WarmupRunner implements HttpPoolWarmer {
 				warmup.pool().setDetail("warmup", outcome.toDetails());
 				this.outcomes.put(outcome.pool(), outcome);
 				results.add(outcome);
-			}
-			for (int i = 0; i < results.size(); i++) {
-				Settings settings = this.warmups.get(i).settings();
-				if (settings.failOnError() && !results.get(i).successful()) {
-					throw new WarmupFailedException(results.get(i), settings.propertyPrefix() + "fail-on-error");
+				if (failed == null && warmup.failOnError() && !outcome.successful()) {
+					failed = new WarmupFailedException(outcome, warmup.propertyPrefix() + "fail-on-error");
 				}
+			}
+			if (failed != null) {
+				throw failed;
 			}
 			return results;
 		}
@@ -170,8 +171,8 @@ public final class WarmupRunner implements HttpPoolWarmer {
 	}
 
 	private static void log(PoolWarmup warmup, WarmupOutcome outcome) {
-		String hint = warmup.settings().failOnError() ? "" : "; start-up continues (set "
-				+ warmup.settings().propertyPrefix() + "fail-on-error=true to fail start-up instead)";
+		String hint = warmup.failOnError() ? "" : "; start-up continues (set " + warmup.propertyPrefix()
+				+ "fail-on-error=true to fail start-up instead)";
 		outcome.failures()
 			.forEach((failure) -> logger
 				.warn(prefix(warmup) + "warm-up of " + failure.replaceFirst(": ", " failed: ") + hint));
@@ -221,20 +222,16 @@ public final class WarmupRunner implements HttpPoolWarmer {
 		return (millis % 1000 == 0) ? (millis / 1000) + "s" : millis + "ms";
 	}
 
-	/** What the warm-up and keep-warm of one pool work on. */
+	/** What the warm-up and keep-warm of one pool work on; {@code propertyPrefix} ends with a dot. */
 	public record PoolWarmup(HttpPool pool, ConnectionPreOpener preOpener, List<WarmupTarget> targets,
-			Settings settings, Supplier<RestClient.Builder> restClient) {
+			boolean failOnError, Duration keepWarmInterval, String propertyPrefix,
+			Supplier<RestClient.Builder> restClient) {
 
-		public PoolWarmup(HttpPool pool, HttpRoutePlanner routePlanner, List<WarmupTarget> targets,
-				Settings settings, Supplier<RestClient.Builder> restClient) {
+		public PoolWarmup(HttpPool pool, HttpRoutePlanner routePlanner, List<WarmupTarget> targets, boolean failOnError,
+				Duration keepWarmInterval, String propertyPrefix, Supplier<RestClient.Builder> restClient) {
 			this(pool, new ConnectionPreOpener(pool.connectionManager(), routePlanner), List.copyOf(targets),
-					settings, restClient);
+					failOnError, keepWarmInterval, propertyPrefix, restClient);
 		}
-
-	}
-
-	/** The warm-up settings of a pool; {@code propertyPrefix} ends with a dot. */
-	public record Settings(boolean failOnError, Duration keepWarmInterval, String propertyPrefix) {
 
 	}
 

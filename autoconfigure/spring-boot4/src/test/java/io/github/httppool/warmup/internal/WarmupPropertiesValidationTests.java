@@ -114,12 +114,12 @@ class WarmupPropertiesValidationTests {
 		this.contextRunner
 			.withPropertyValues("http.pool.validate-after-inactivity=3s", "http.pool.warmup.targets[0].url=https://a.example",
 					"http.pool.warmup.targets[0].min-idle=1")
-			.run((context) -> assertThat(context.getBean(WarmupRunner.class).warmups().get(0).settings().keepWarmInterval())
+			.run((context) -> assertThat(context.getBean(WarmupRunner.class).warmups().get(0).keepWarmInterval())
 				.isEqualTo(java.time.Duration.ofSeconds(3)));
 		this.contextRunner
 			.withPropertyValues("http.pool.validate-after-inactivity=0s", "http.pool.warmup.targets[0].url=https://a.example",
 					"http.pool.warmup.targets[0].min-idle=1")
-			.run((context) -> assertThat(context.getBean(WarmupRunner.class).warmups().get(0).settings().keepWarmInterval())
+			.run((context) -> assertThat(context.getBean(WarmupRunner.class).warmups().get(0).keepWarmInterval())
 				.isEqualTo(java.time.Duration.ofSeconds(1)));
 	}
 
