@@ -11,7 +11,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
-import java.util.function.ToIntFunction;
 
 import io.github.httppool.pool.HttpPool;
 import io.github.httppool.pool.internal.CloseReason;
@@ -46,9 +45,7 @@ public final class PoolAdvisor implements PoolListener {
 
 	private final Function<HttpRoute, String> limitProperty;
 
-	private final ToIntFunction<HttpRoute> pendingLimit;
-
-	private final Function<HttpRoute, String> pendingLimitProperty;
+	private final Function<HttpRoute, @Nullable String> unboundedPendingProperty;
 
 	private final String propertyPrefix;
 
@@ -66,16 +63,15 @@ public final class PoolAdvisor implements PoolListener {
 
 	private long lastSampleNanos;
 
-	// pendingLimit: how many callers may wait for a connection to a route, negative for none.
+	// unboundedPendingProperty: the property that would bound a route's waiting callers, null if one does.
 	public PoolAdvisor(HttpPool pool, AdvisorSettings settings, @Nullable ServerConcurrency serverConcurrency,
-			Function<HttpRoute, String> limitProperty, ToIntFunction<HttpRoute> pendingLimit,
-			Function<HttpRoute, String> pendingLimitProperty, String propertyPrefix) {
+			Function<HttpRoute, String> limitProperty, Function<HttpRoute, @Nullable String> unboundedPendingProperty,
+			String propertyPrefix) {
 		this.pool = pool;
 		this.settings = settings;
 		this.serverConcurrency = serverConcurrency;
 		this.limitProperty = limitProperty;
-		this.pendingLimit = pendingLimit;
-		this.pendingLimitProperty = pendingLimitProperty;
+		this.unboundedPendingProperty = unboundedPendingProperty;
 		this.propertyPrefix = propertyPrefix;
 		this.slotNanos = Math.max(1, settings.window().toNanos() / RouteWindow.SLOTS);
 		this.originNanos = System.nanoTime();
@@ -251,9 +247,10 @@ public final class PoolAdvisor implements PoolListener {
 					.append(") as well.");
 			}
 			reason.append(" Check first that the upstream can take ").append(suggested).append(" concurrent requests.");
-			if (summary.timeouts > 0 && this.pendingLimit.applyAsInt(route) < 0) {
+			String pendingProperty = (summary.timeouts > 0) ? this.unboundedPendingProperty.apply(route) : null;
+			if (pendingProperty != null) {
 				reason.append(' ').append(summary.timeouts).append(" callers waited the whole connection-request-timeout"
-						+ " in vain: set ").append(this.pendingLimitProperty.apply(route))
+						+ " in vain: set ").append(pendingProperty)
 					.append(" (now unbounded) so that callers the route cannot serve in time fail at once instead"
 							+ " of holding their threads.");
 			}

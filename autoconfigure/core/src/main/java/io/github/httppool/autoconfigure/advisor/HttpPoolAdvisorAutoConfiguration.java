@@ -51,9 +51,9 @@ public final class HttpPoolAdvisorAutoConfiguration {
 			return new PoolAdvisor(pool, settings, server,
 					(route) -> (client != null) ? client.maxConnectionsProperty(route.getTargetHost())
 							: prefix + "max-per-route",
-					(route) -> (client != null) ? client.maxPendingLeases(route.getTargetHost()) : -1,
-					(route) -> (client != null) ? client.maxPendingLeasesProperty(route.getTargetHost())
-							: prefix + "max-pending-leases",
+					(route) -> (client == null) ? prefix + "max-pending-leases"
+							: (client.maxPendingLeases(route.getTargetHost()) < 0)
+									? client.maxPendingLeasesProperty(route.getTargetHost()) : null,
 					prefix);
 		});
 	}

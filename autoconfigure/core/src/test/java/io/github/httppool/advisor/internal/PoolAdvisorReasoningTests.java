@@ -88,7 +88,7 @@ class PoolAdvisorReasoningTests {
 					new PoolMonitor("default", new PoolMonitor.Options("http.pool.", null, null, null, Map.of(), true, true), null),
 					new ServerKeepAlives());
 			PoolAdvisor advisor = new PoolAdvisor(pool, new AdvisorSettings(Duration.ofMinutes(15), 10, true, 0.1),
-					server, (route) -> "http.pool.max-per-route", (route) -> -1,
+					server, (route) -> "http.pool.max-per-route",
 					(route) -> "http.pool.max-pending-leases", "http.pool.");
 			return advisor.advise(ROUTE, summary, 10, 200);
 		}

@@ -36,7 +36,7 @@ class PoolAdvisorStateTests {
 					new PoolMonitor("default", new PoolMonitor.Options("http.pool.", null, null, null, Map.of(), true, true), null),
 					new ServerKeepAlives());
 			PoolAdvisor advisor = new PoolAdvisor(pool, new AdvisorSettings(Duration.ofMinutes(15), 10, true, 0.1), null,
-					(route) -> "http.pool.max-per-route", (route) -> -1,
+					(route) -> "http.pool.max-per-route",
 					(route) -> "http.pool.max-pending-leases", "http.pool.");
 			HttpRoute held = route(1);
 			manager.lease("held", held, Timeout.ofSeconds(5), null).get(Timeout.ofSeconds(5));
