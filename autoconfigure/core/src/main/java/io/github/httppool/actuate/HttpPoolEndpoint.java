@@ -9,8 +9,6 @@ import io.github.httppool.advisor.internal.PoolAdvisor;
 import io.github.httppool.advisor.internal.PoolAdvisors;
 import io.github.httppool.pool.HttpPool;
 import io.github.httppool.pool.HttpPools;
-import io.github.httppool.pool.internal.ManagedPool;
-import io.github.httppool.pool.internal.PoolMonitor;
 import org.apache.hc.core5.pool.PoolStats;
 import org.jspecify.annotations.Nullable;
 
@@ -121,28 +119,10 @@ public class HttpPoolEndpoint {
 	private Map<String, Object> describe(List<HttpPool> pools) {
 		Map<String, Object> described = new LinkedHashMap<>();
 		for (HttpPool pool : pools) {
-			described.put(pool.name(), describe(pool));
+			PoolAdvisor advisor = (this.advisors != null) ? this.advisors.get(pool.name()) : null;
+			described.put(pool.name(), PoolHealth.describe(pool, (advisor != null) ? advisor.describe() : null));
 		}
 		return Map.of("pools", described);
-	}
-
-	private Map<String, Object> describe(HttpPool pool) {
-		Map<String, Object> description = new LinkedHashMap<>();
-		description.put("closed", pool.isClosed());
-		description.put("totals", PoolHealth.totals(pool));
-		description.put("saturated", !PoolHealth.saturated(pool).isEmpty());
-		description.put("routes", PoolHealth.routes(pool));
-		description.putAll(PoolHealth.counters(pool));
-		PoolMonitor monitor = ManagedPool.of(pool).monitor();
-		if (monitor != null) {
-			description.put("settings", monitor.options().settings());
-		}
-		PoolAdvisor advisor = (this.advisors != null) ? this.advisors.get(pool.name()) : null;
-		if (advisor != null) {
-			description.put("advisor", advisor.describe());
-		}
-		description.put("details", pool.details());
-		return description;
 	}
 
 }

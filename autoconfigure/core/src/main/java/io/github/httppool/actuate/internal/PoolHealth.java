@@ -20,8 +20,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The health of one pool, independent of Spring Boot's health types: a pool is saturated
- * when every connection of the pool or of a route is leased and callers wait. Its static
- * methods give the figures the endpoint shows too.
+ * when every connection of the pool or of a route is leased and callers wait. It renders
+ * the pool for the endpoint too.
  */
 public record PoolHealth(boolean closed, boolean saturated, Map<String, Object> details) {
 
@@ -51,7 +51,26 @@ public record PoolHealth(boolean closed, boolean saturated, Map<String, Object> 
 		return new PoolHealth(false, !saturated.isEmpty(), details);
 	}
 
-	public static Map<String, Object> totals(HttpPool pool) {
+	// As the endpoint shows it; advice is the advisor's, null without one.
+	public static Map<String, Object> describe(HttpPool pool, @Nullable Map<String, Object> advice) {
+		PoolMonitor monitor = ManagedPool.of(pool).monitor();
+		Map<String, Object> description = new LinkedHashMap<>();
+		description.put("closed", pool.isClosed());
+		description.put("totals", totals(pool));
+		description.put("saturated", !saturated(pool).isEmpty());
+		description.put("routes", routes(pool, monitor));
+		if (monitor != null) {
+			counters(monitor, description);
+			description.put("settings", monitor.options().settings());
+		}
+		if (advice != null) {
+			description.put("advisor", advice);
+		}
+		description.put("details", pool.details());
+		return description;
+	}
+
+	private static Map<String, Object> totals(HttpPool pool) {
 		PoolingHttpClientConnectionManager manager = pool.connectionManager();
 		PoolStats stats = manager.getTotalStats();
 		Map<String, Object> totals = new LinkedHashMap<>();
@@ -63,9 +82,8 @@ public record PoolHealth(boolean closed, boolean saturated, Map<String, Object> 
 		return totals;
 	}
 
-	public static List<Map<String, Object>> routes(HttpPool pool) {
+	private static List<Map<String, Object>> routes(HttpPool pool, @Nullable PoolMonitor monitor) {
 		PoolingHttpClientConnectionManager manager = pool.connectionManager();
-		PoolMonitor monitor = ManagedPool.of(pool).monitor();
 		AddressBalancer addresses = (monitor != null) ? monitor.addresses() : null;
 		List<Map<String, Object>> routes = new ArrayList<>();
 		for (HttpRoute route : manager.getRoutes()) {
@@ -87,7 +105,7 @@ public record PoolHealth(boolean closed, boolean saturated, Map<String, Object> 
 	}
 
 	// The routes whose connections are all leased while callers wait, and * if the whole pool is.
-	public static List<String> saturated(HttpPool pool) {
+	private static List<String> saturated(HttpPool pool) {
 		PoolingHttpClientConnectionManager manager = pool.connectionManager();
 		PoolStats total = manager.getTotalStats();
 		List<String> saturated = new ArrayList<>();
@@ -110,13 +128,7 @@ public record PoolHealth(boolean closed, boolean saturated, Map<String, Object> 
 		return stats.getPending() > 0 && stats.getLeased() >= stats.getMax();
 	}
 
-	// Empty for an unmonitored pool.
-	public static Map<String, Object> counters(HttpPool pool) {
-		PoolMonitor monitor = ManagedPool.of(pool).monitor();
-		Map<String, Object> counters = new LinkedHashMap<>();
-		if (monitor == null) {
-			return counters;
-		}
+	private static void counters(PoolMonitor monitor, Map<String, Object> counters) {
 		Map<String, Object> connections = new LinkedHashMap<>();
 		connections.put("created", monitor.createdConnections());
 		Map<String, Object> closed = new LinkedHashMap<>();
@@ -135,7 +147,6 @@ public record PoolHealth(boolean closed, boolean saturated, Map<String, Object> 
 		monitor.reclaimedLeases().forEach((reclaim, count) -> reclaimed.put(reclaim.tagValue(), count));
 		leases.put("reclaimed", reclaimed);
 		counters.put("leases", leases);
-		return counters;
 	}
 
 }
