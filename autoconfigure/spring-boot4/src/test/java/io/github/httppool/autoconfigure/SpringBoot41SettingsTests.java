@@ -6,9 +6,10 @@ import java.util.function.Predicate;
 
 import io.github.httppool.autoconfigure.PooledHttpServiceGroupConfigurer.ServiceClientSettings;
 import io.github.httppool.config.HttpPoolClientProperties;
-import io.github.httppool.config.internal.HttpPoolPropertiesMapper;
 import io.github.httppool.config.internal.ClientSettings;
+import io.github.httppool.config.internal.PoolClientBuild;
 import io.github.httppool.pool.internal.SpringBootHttpClientFeatures;
+import org.apache.hc.client5.http.config.RequestConfig;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -51,7 +52,8 @@ class SpringBoot41SettingsTests {
 			.withCookieHandling(HttpCookieHandling.DISABLE);
 		ClientSettings client = ClientSettings.resolve(HttpPoolAutoConfiguration.DEFAULT_CLIENT,
 				new HttpPoolClientProperties(), boot);
-		assertThat(new HttpPoolPropertiesMapper(client).requestConfig().getCookieSpec()).isEqualTo("ignore");
+		assertThat(PoolClientBuild.requestConfig(client, RequestConfig.custom()).build().getCookieSpec())
+			.isEqualTo("ignore");
 	}
 
 	@Test

@@ -8,8 +8,6 @@ import java.util.Map;
 import java.util.function.Function;
 
 import io.github.httppool.config.HttpPoolClientProperties;
-import io.github.httppool.config.HttpPoolClientProperties.ConcurrencyPolicy;
-import io.github.httppool.config.HttpPoolClientProperties.ReusePolicy;
 import io.github.httppool.pool.internal.ConfiguredProxyRoutePlanner;
 import io.github.httppool.pool.internal.ManagedPool;
 import io.github.httppool.pool.internal.PendingLeaseLimiter;
@@ -20,6 +18,8 @@ import org.apache.hc.client5.http.impl.DefaultSchemePortResolver;
 import org.apache.hc.client5.http.impl.routing.SystemDefaultRoutePlanner;
 import org.apache.hc.client5.http.routing.HttpRoutePlanner;
 import org.apache.hc.core5.http.HttpHost;
+import org.apache.hc.core5.pool.PoolConcurrencyPolicy;
+import org.apache.hc.core5.pool.PoolReusePolicy;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.http.client.HttpClientSettings;
@@ -39,8 +39,8 @@ public record ClientSettings(String name, HttpClientSettings baseline, @Nullable
 		Map<String, List<String>> defaultHeaders, List<String> serviceGroups, int maxTotal, int maxPerRoute,
 		int maxPendingLeases, Duration connectionRequestTimeout, Duration connectTimeout, Duration responseTimeout,
 		@Nullable Duration configuredResponseTimeout, @Nullable Duration callTimeout, Duration validateAfterInactivity,
-		Duration timeToLive, @Nullable Duration leakDetectionThreshold, ConcurrencyPolicy concurrencyPolicy,
-		ReusePolicy reusePolicy, KeepAlive keepAlive, ManagedPool.@Nullable Eviction eviction, Retry retry,
+		Duration timeToLive, @Nullable Duration leakDetectionThreshold, PoolConcurrencyPolicy concurrencyPolicy,
+		PoolReusePolicy reusePolicy, KeepAlive keepAlive, ManagedPool.@Nullable Eviction eviction, Retry retry,
 		boolean reclaimAtRequestEnd, boolean reclaimUnreachable, Duration dnsRefreshInterval,
 		@Nullable String sslBundleName, @Nullable SslBundle sslBundle, @Nullable Proxy proxy, Warmup warmup,
 		Map<RouteKey, Route> routes) {

@@ -11,6 +11,7 @@ import io.github.httppool.config.HttpPoolHttpClientCustomizer;
 import io.github.httppool.config.HttpPoolProperties;
 import io.github.httppool.pool.HttpPool;
 import io.github.httppool.pool.HttpPools;
+import io.github.httppool.pool.internal.FilteringDnsResolver;
 import io.github.httppool.pool.internal.ReloadableTlsSocketStrategy;
 import io.github.httppool.pool.internal.RouteKey;
 import io.github.httppool.pool.internal.RouteTlsSocketStrategy;
@@ -18,16 +19,21 @@ import io.github.httppool.pool.internal.SpringBootHttpClientFeatures;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.apache.hc.client5.http.DnsResolver;
+import org.apache.hc.client5.http.SystemDefaultDnsResolver;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
 import org.apache.hc.client5.http.ssl.DefaultClientTlsStrategy;
+import org.apache.hc.client5.http.ssl.DefaultHostnameVerifier;
+import org.apache.hc.client5.http.ssl.HostnameVerificationPolicy;
 import org.apache.hc.client5.http.ssl.TlsSocketStrategy;
+import org.apache.hc.core5.reactor.ssl.SSLBufferMode;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.http.client.HttpClientSettings;
 import org.springframework.boot.ssl.SslBundle;
 import org.springframework.boot.ssl.SslBundles;
+import org.springframework.boot.ssl.SslOptions;
 
 /**
  * Creates complete {@link HttpPool pools} from a client's {@link ClientSettings}: those
@@ -137,7 +143,7 @@ public final class HttpPoolFactory {
 	private ReloadableTlsSocketStrategy reloadable(SslBundle sslBundle,
 			Map<SslBundle, ReloadableTlsSocketStrategy> reloadable) {
 		return reloadable.computeIfAbsent(sslBundle,
-				(bundle) -> new ReloadableTlsSocketStrategy(HttpPoolPropertiesMapper.tlsSocketStrategy(bundle)));
+				(bundle) -> new ReloadableTlsSocketStrategy(tlsSocketStrategy(bundle)));
 	}
 
 	private void warnApplicationTls(ClientSettings client) {
@@ -159,11 +165,24 @@ public final class HttpPoolFactory {
 		return build(name, client, tls, addressFilter, null).pool(this.customizers, sslBundle, null);
 	}
 
+	/**
+	 * Start a pool's build on the application's DNS resolver, else the JVM's, behind the
+	 * address filter if there is one.
+	 */
 	private PoolClientBuild build(String name, ClientSettings client, @Nullable TlsSocketStrategy tls,
 			@Nullable Predicate<InetAddress> addressFilter,
 			@Nullable PoolingHttpClientConnectionManager applicationManager) {
+		DnsResolver resolver = (this.dnsResolver != null) ? this.dnsResolver : SystemDefaultDnsResolver.INSTANCE;
 		return new PoolClientBuild(name, client, tls,
-				HttpPoolPropertiesMapper.dnsResolver(this.dnsResolver, addressFilter), applicationManager);
+				(addressFilter != null) ? new FilteringDnsResolver(resolver, addressFilter) : resolver,
+				applicationManager);
+	}
+
+	static TlsSocketStrategy tlsSocketStrategy(SslBundle sslBundle) {
+		SslOptions options = sslBundle.getOptions();
+		return new DefaultClientTlsStrategy(sslBundle.createSslContext(), options.getEnabledProtocols(),
+				options.getCiphers(), SSLBufferMode.STATIC, HostnameVerificationPolicy.BOTH,
+				new DefaultHostnameVerifier());
 	}
 
 	/**
@@ -176,7 +195,7 @@ public final class HttpPoolFactory {
 			return;
 		}
 		this.sslBundles.addBundleUpdateHandler(bundleName, (updated) -> {
-			tls.reload(HttpPoolPropertiesMapper.tlsSocketStrategy(updated));
+			tls.reload(tlsSocketStrategy(updated));
 			pool.retireConnections();
 			logger.info("SSL bundle '" + bundleName + "' was reloaded: HTTP pool '" + pool.name()
 					+ "' opens new connections with the new material and retires the old ones");

@@ -50,7 +50,7 @@ final class HttpPoolSelector implements Function<HttpClientSettings, HttpClient>
 		}
 		String name = variantName(sslBundle, addressFilter);
 		return this.pools.getOrCreate(name, () -> this.factory.create(name, this.client, sslBundle,
-				(sslBundle != null) ? HttpPoolPropertiesMapper.tlsSocketStrategy(sslBundle) : null, addressFilter))
+				(sslBundle != null) ? HttpPoolFactory.tlsSocketStrategy(sslBundle) : null, addressFilter))
 			.httpClient();
 	}
 

@@ -7,11 +7,11 @@ import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
 
-import io.github.httppool.config.HttpPoolClientProperties.ConcurrencyPolicy;
 import io.github.httppool.config.HttpPoolProperties;
 import io.github.httppool.config.InvalidHttpPoolPropertyException;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.apache.hc.core5.pool.PoolConcurrencyPolicy;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.source.ConfigurationPropertySource;
@@ -140,8 +140,8 @@ public final class HttpPoolSettings {
 				warnings.add(prefix + "service-groups has no effect on this Spring Boot: HTTP service groups need"
 						+ " Spring Framework 7 and Spring Boot 4.");
 			}
-			if (client.concurrencyPolicy() == ConcurrencyPolicy.LAX
-					&& !(named && defaults.concurrencyPolicy() == ConcurrencyPolicy.LAX)) {
+			if (client.concurrencyPolicy() == PoolConcurrencyPolicy.LAX
+					&& !(named && defaults.concurrencyPolicy() == PoolConcurrencyPolicy.LAX)) {
 				warnings.add(prefix + "concurrency-policy is 'lax': " + prefix + "max-total (" + client.maxTotal()
 						+ ") is not enforced, only " + prefix + "max-per-route (" + client.maxPerRoute()
 						+ ") per upstream. Set " + prefix + "concurrency-policy=strict (the default) to enforce both.");

@@ -1,6 +1,10 @@
 package io.github.httppool.config.internal;
 
 import java.net.ProxySelector;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 import io.github.httppool.pool.HttpPool;
 import io.github.httppool.pool.internal.AddressBalancer;
@@ -10,17 +14,25 @@ import io.github.httppool.pool.internal.ConnectionRetirement;
 import io.github.httppool.pool.internal.DeferredAuthProtocolStep;
 import io.github.httppool.pool.internal.HostHeaders;
 import io.github.httppool.pool.internal.ManagedPool;
+import io.github.httppool.pool.internal.Milliseconds;
 import io.github.httppool.pool.internal.MonitoredConnectionManager;
 import io.github.httppool.pool.internal.NoCookieStore;
 import io.github.httppool.pool.internal.PendingLeaseLimiter;
 import io.github.httppool.pool.internal.PoolMonitor;
 import io.github.httppool.pool.internal.RouteConnectionConfigResolver;
+import io.github.httppool.pool.internal.RouteKeepAliveStrategy;
+import io.github.httppool.pool.internal.RouteKey;
+import io.github.httppool.pool.internal.ServerAwareKeepAliveStrategy;
 import io.github.httppool.pool.internal.ServerKeepAlives;
+import io.github.httppool.pool.internal.SpringBootHttpClientFeatures;
 import io.github.httppool.pool.internal.SystemProxyRoutePlanner;
+import org.apache.hc.client5.http.ConnectionKeepAliveStrategy;
 import org.apache.hc.client5.http.DnsResolver;
 import org.apache.hc.client5.http.auth.AuthScope;
 import org.apache.hc.client5.http.config.ConnectionConfig;
 import org.apache.hc.client5.http.config.RequestConfig;
+import org.apache.hc.client5.http.config.TlsConfig;
+import org.apache.hc.client5.http.cookie.StandardCookieSpec;
 import org.apache.hc.client5.http.impl.ChainElement;
 import org.apache.hc.client5.http.impl.CookieSpecSupport;
 import org.apache.hc.client5.http.impl.auth.CredentialsProviderBuilder;
@@ -31,17 +43,20 @@ import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuil
 import org.apache.hc.client5.http.ssl.TlsSocketStrategy;
 import org.apache.hc.core5.http.io.SocketConfig;
 import org.apache.hc.core5.util.TimeValue;
+import org.apache.hc.core5.util.Timeout;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.http.client.ClientHttpRequestFactoryBuilder;
 import org.springframework.boot.http.client.HttpComponentsClientHttpRequestFactoryBuilder;
+import org.springframework.boot.http.client.HttpRedirects;
 import org.springframework.boot.ssl.SslBundle;
 import org.springframework.http.client.ClientHttpRequestFactory;
 import org.springframework.http.client.HttpComponentsClientHttpRequestFactory;
 
 /**
  * Builds one pool's connection manager and HTTP client with Spring Boot's HttpComponents
- * builder: the starter's settings first, then the application's
+ * builder, mapping the client's {@link ClientSettings} onto HttpClient's configuration
+ * objects: the starter's settings first, then the application's
  * {@code ClientHttpRequestFactoryBuilderCustomizer} beans, then the starter's customizer
  * beans. The pool's connection manager is built from the builder all of them configured;
  * the one Spring Boot builds stays unused.
@@ -51,13 +66,11 @@ import org.springframework.http.client.HttpComponentsClientHttpRequestFactory;
  * HttpClient would otherwise never reuse one). The client keeps no cookies: it serves
  * every caller; request factories that opt in bring stores of their own.
  */
-final class PoolClientBuild {
+public final class PoolClientBuild {
 
 	private final String name;
 
 	private final ClientSettings client;
-
-	private final HttpPoolPropertiesMapper mapper;
 
 	private final PoolMonitor monitor;
 
@@ -81,11 +94,14 @@ final class PoolClientBuild {
 			@Nullable PoolingHttpClientConnectionManager applicationManager) {
 		this.name = name;
 		this.client = client;
-		this.mapper = new HttpPoolPropertiesMapper(client);
-		this.monitor = new PoolMonitor(name, this.mapper.monitorOptions(),
+		ManagedPool.Eviction eviction = client.eviction();
+		this.monitor = new PoolMonitor(name,
+				new PoolMonitor.Options(client.propertyPrefix(), client.timeToLive(),
+						(eviction != null) ? eviction.idleTimeout() : null, client.leakDetectionThreshold(),
+						client.effectiveSettings(), client.reclaimAtRequestEnd(), client.reclaimUnreachable()),
 				(applicationManager == null) ? new AddressBalancer(dnsResolver, client.dnsRefreshInterval()) : null);
 		this.tls = tls;
-		this.connectionConfig = this.mapper.connectionConfig();
+		this.connectionConfig = connectionConfig(client);
 		this.connectionManager = applicationManager;
 	}
 
@@ -97,12 +113,12 @@ final class PoolClientBuild {
 			@Nullable CloseableHttpClient applicationClient) {
 		boolean applicationManager = this.connectionManager != null;
 		if (applicationManager && applicationClient != null) {
-			return new ManagedPool(this.name, this.connectionManager, applicationClient, this.mapper.eviction(), null,
+			return new ManagedPool(this.name, this.connectionManager, applicationClient, this.client.eviction(), null,
 					null, this.serverKeepAlives);
 		}
 		CloseableHttpClient httpClient = httpClient(customizers, sslBundle, applicationManager);
 		return new ManagedPool(this.name, connectionManager(),
-				(applicationClient != null) ? applicationClient : httpClient, this.mapper.eviction(),
+				(applicationClient != null) ? applicationClient : httpClient, this.client.eviction(),
 				applicationManager ? null : this.retirement, this.monitor, this.serverKeepAlives);
 	}
 
@@ -111,8 +127,8 @@ final class PoolClientBuild {
 		SpringBootBuilderCustomizations springBoot = customizers.springBoot();
 		SpringBootBuilderCustomizations.Generation generation = springBoot.generation();
 		HttpComponentsClientHttpRequestFactoryBuilder builder = ClientHttpRequestFactoryBuilder.httpComponents()
-			.withSocketConfigCustomizer(this::socketConfig)
-			.withDefaultRequestConfigCustomizer(this::requestConfig)
+			.withSocketConfigCustomizer((socket) -> socketConfig(this.client, socket))
+			.withDefaultRequestConfigCustomizer((request) -> requestConfig(this.client, request))
 			.withConnectionManagerCustomizer((manager) -> {
 				if (!applicationManager) {
 					configure(manager);
@@ -160,9 +176,55 @@ final class PoolClientBuild {
 		return this.bootTls && !this.starterTls;
 	}
 
-	private void socketConfig(SocketConfig.Builder builder) {
-		SocketConfig config = this.mapper.socketConfig();
-		builder.setSoTimeout(config.getSoTimeout()).setTcpNoDelay(config.isTcpNoDelay());
+	/**
+	 * Return the connection settings of routes without an override. The socket timeout is
+	 * set only where a response timeout is configured, so that an application's
+	 * {@code SocketConfig} set through a connection manager customizer takes effect.
+	 */
+	static ConnectionConfig connectionConfig(ClientSettings client) {
+		Duration responseTimeout = client.configuredResponseTimeout();
+		return ConnectionConfig.custom()
+			.setConnectTimeout(timeout(client.connectTimeout()))
+			.setSocketTimeout((responseTimeout != null) ? timeout(responseTimeout) : null)
+			.setValidateAfterInactivity(timeValue(client.validateAfterInactivity()))
+			.setTimeToLive(timeValue(client.timeToLive()))
+			.build();
+	}
+
+	static Map<RouteKey, ConnectionConfig> routeConnectionConfigs(ClientSettings client, ConnectionConfig defaults) {
+		Map<RouteKey, ConnectionConfig> configs = new LinkedHashMap<>();
+		client.routes().forEach((key, route) -> {
+			ConnectionConfig.Builder builder = ConnectionConfig.copy(defaults);
+			if (route.connectTimeout() != null) {
+				builder.setConnectTimeout(timeout(route.connectTimeout()));
+			}
+			if (route.responseTimeout() != null) {
+				builder.setSocketTimeout(timeout(route.responseTimeout()));
+			}
+			if (route.timeToLive() != null) {
+				builder.setTimeToLive(timeValue(route.timeToLive()));
+			}
+			configs.put(key, builder.build());
+		});
+		return configs;
+	}
+
+	static TlsConfig tlsConfig(ClientSettings client) {
+		return TlsConfig.custom().setHandshakeTimeout(timeout(client.connectTimeout())).build();
+	}
+
+	static SocketConfig.Builder socketConfig(ClientSettings client, SocketConfig.Builder builder) {
+		return builder.setSoTimeout(timeout(client.responseTimeout())).setTcpNoDelay(true);
+	}
+
+	public static RequestConfig.Builder requestConfig(ClientSettings client, RequestConfig.Builder builder) {
+		builder.setConnectionRequestTimeout(timeout(client.connectionRequestTimeout()))
+			.setRedirectsEnabled(client.baseline().redirects() != HttpRedirects.DONT_FOLLOW);
+		Boolean keepsCookies = SpringBootHttpClientFeatures.keepsCookies(client.baseline());
+		if (keepsCookies != null) {
+			builder.setCookieSpec(keepsCookies ? StandardCookieSpec.STRICT : StandardCookieSpec.IGNORE);
+		}
+		return builder;
 	}
 
 	private void connectionConfig(ConnectionConfig.Builder builder) {
@@ -172,25 +234,16 @@ final class PoolClientBuild {
 			.setTimeToLive(this.connectionConfig.getTimeToLive());
 	}
 
-	private void requestConfig(RequestConfig.Builder builder) {
-		RequestConfig config = this.mapper.requestConfig();
-		builder.setConnectionRequestTimeout(config.getConnectionRequestTimeout())
-			.setRedirectsEnabled(config.isRedirectsEnabled());
-		if (config.getCookieSpec() != null) {
-			builder.setCookieSpec(config.getCookieSpec());
-		}
-	}
-
 	private void configure(PoolingHttpClientConnectionManagerBuilder builder) {
 		RouteConnectionConfigResolver connectionConfigs = new RouteConnectionConfigResolver(this.connectionConfig,
-				this.mapper.routeConnectionConfigs(this.connectionConfig), this.retirement);
+				routeConnectionConfigs(this.client, this.connectionConfig), this.retirement);
 		this.connectionConfigs = connectionConfigs;
 		builder.setMaxConnTotal(this.client.maxTotal())
 			.setMaxConnPerRoute(this.client.maxPerRoute())
-			.setPoolConcurrencyPolicy(this.mapper.concurrencyPolicy())
-			.setConnPoolPolicy(this.mapper.reusePolicy())
+			.setPoolConcurrencyPolicy(this.client.concurrencyPolicy())
+			.setConnPoolPolicy(this.client.reusePolicy())
 			.setConnectionConfigResolver(connectionConfigs)
-			.setDefaultTlsConfig(this.mapper.tlsConfig())
+			.setDefaultTlsConfig(tlsConfig(this.client))
 			.setDnsResolver(this.monitor.addresses())
 			.setConnectionFactory(this.monitor.connectionFactory());
 		if (this.tls != null && !this.bootTls) {
@@ -231,7 +284,7 @@ final class PoolClientBuild {
 				limiter);
 		builder.setConnectionManager(manager)
 			.setConnectionManagerShared(true)
-			.setKeepAliveStrategy(this.mapper.keepAliveStrategy(this.serverKeepAlives))
+			.setKeepAliveStrategy(keepAliveStrategy())
 			.setDefaultCookieStore(NoCookieStore.INSTANCE)
 			.disableCookieManagement()
 			.setDefaultCookieSpecRegistry(CookieSpecSupport.createDefault())
@@ -261,10 +314,52 @@ final class PoolClientBuild {
 		else {
 			builder.disableAutomaticRetries();
 		}
-		CallDeadlineHandler callDeadlines = this.mapper.callDeadlines();
+		CallDeadlineHandler callDeadlines = callDeadlines();
 		if (callDeadlines != null) {
 			builder.addExecInterceptorFirst("http-pool-call-deadline", callDeadlines);
 		}
+	}
+
+	private ConnectionKeepAliveStrategy keepAliveStrategy() {
+		ClientSettings.KeepAlive keepAlive = this.client.keepAlive();
+		ConnectionKeepAliveStrategy defaults = keepAliveStrategy(keepAlive);
+		Map<RouteKey, ConnectionKeepAliveStrategy> overrides = this.client.routeValues((route) ->
+				(route.keepAliveMaxTimeout() != null)
+						? keepAliveStrategy(keepAlive.cappedAt(route.keepAliveMaxTimeout())) : null);
+		return overrides.isEmpty() ? defaults : new RouteKeepAliveStrategy(defaults, overrides);
+	}
+
+	private ConnectionKeepAliveStrategy keepAliveStrategy(ClientSettings.KeepAlive keepAlive) {
+		return new ServerAwareKeepAliveStrategy(keepAlive.defaultTimeout(), keepAlive.maxTimeout(),
+				keepAlive.safetyMargin(), this.serverKeepAlives);
+	}
+
+	/**
+	 * Return the handler that enforces {@code call-timeout}, or {@code null} where no
+	 * route and not the client sets one.
+	 */
+	private @Nullable CallDeadlineHandler callDeadlines() {
+		Duration callTimeout = this.client.callTimeout();
+		Map<RouteKey, Duration> overrides = this.client.routeValues(ClientSettings.Route::callTimeout);
+		if (callTimeout == null && overrides.isEmpty()) {
+			return null;
+		}
+		return new CallDeadlineHandler((route) -> {
+			for (Map.Entry<RouteKey, Duration> override : overrides.entrySet()) {
+				if (override.getKey().matches(route.getTargetHost())) {
+					return override.getValue();
+				}
+			}
+			return callTimeout;
+		}, this.client.propertyPrefix());
+	}
+
+	private static Timeout timeout(Duration duration) {
+		return Timeout.of(Milliseconds.of(duration), TimeUnit.MILLISECONDS);
+	}
+
+	private static TimeValue timeValue(Duration duration) {
+		return TimeValue.of(Milliseconds.of(duration), TimeUnit.MILLISECONDS);
 	}
 
 }

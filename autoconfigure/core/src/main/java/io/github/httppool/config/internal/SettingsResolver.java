@@ -21,6 +21,8 @@ import io.github.httppool.warmup.internal.WarmupRequest;
 import io.github.httppool.warmup.internal.WarmupTarget;
 import org.apache.hc.client5.http.auth.UsernamePasswordCredentials;
 import org.apache.hc.core5.http.HttpHost;
+import org.apache.hc.core5.pool.PoolConcurrencyPolicy;
+import org.apache.hc.core5.pool.PoolReusePolicy;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.source.ConfigurationProperty;
@@ -174,7 +176,8 @@ final class SettingsResolver {
 				first(first(p.getConnectTimeout(), this.baseline.connectTimeout()), DEFAULT_CONNECT_TIMEOUT),
 				first(configuredResponseTimeout, DEFAULT_RESPONSE_TIMEOUT), configuredResponseTimeout,
 				p.getCallTimeout(), p.getValidateAfterInactivity(), p.getTimeToLive(), p.getLeakDetectionThreshold(),
-				p.getConcurrencyPolicy(), p.getReusePolicy(),
+				PoolConcurrencyPolicy.valueOf(p.getConcurrencyPolicy().name()),
+				PoolReusePolicy.valueOf(p.getReusePolicy().name()),
 				new ClientSettings.KeepAlive(p.getKeepAlive().getDefaultTimeout(), p.getKeepAlive().getMaxTimeout(),
 						p.getKeepAlive().getSafetyMargin()),
 				(eviction.isEnabled() && isPositive(eviction.getInterval()) && isPositive(eviction.getIdleTimeout()))

@@ -60,9 +60,9 @@ class RoutePrecedenceTests {
 			properties.getRoutes().put(URL, url);
 		}
 		ClientSettings client = ClientSettings.resolve("default", properties, SpringBootHttpClientFeatures.defaults());
-		HttpPoolPropertiesMapper mapper = new HttpPoolPropertiesMapper(client);
-		ConnectionConfig config = new RouteConnectionConfigResolver(mapper.connectionConfig(),
-				mapper.routeConnectionConfigs(), new ConnectionRetirement())
+		ConnectionConfig defaults = PoolClientBuild.connectionConfig(client);
+		ConnectionConfig config = new RouteConnectionConfigResolver(defaults,
+				PoolClientBuild.routeConnectionConfigs(client, defaults), new ConnectionRetirement())
 			.resolve(ROUTE);
 		assertThat(client.maxConnections(TARGET)).isEqualTo(5);
 		assertThat(client.maxPendingLeases(TARGET)).isEqualTo(8);

@@ -8,6 +8,7 @@ import io.github.httppool.config.HttpPoolProperties;
 import io.github.httppool.pool.HttpPool;
 import org.apache.hc.client5.http.config.ConnectionConfig;
 import org.apache.hc.client5.http.config.RequestConfig;
+import org.apache.hc.core5.http.io.SocketConfig;
 import org.apache.hc.core5.pool.PoolConcurrencyPolicy;
 import org.apache.hc.core5.pool.PoolReusePolicy;
 import org.apache.hc.core5.util.TimeValue;
@@ -20,27 +21,28 @@ import org.springframework.boot.http.client.HttpRedirects;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Tests for {@link HttpPoolPropertiesMapper}, without Spring.
+ * Tests for how {@link PoolClientBuild} maps {@link ClientSettings} onto HttpClient's
+ * configuration objects, without Spring.
  */
-class HttpPoolPropertiesMapperTests {
+class PoolClientBuildMappingTests {
 
 	private final HttpPoolProperties properties = new HttpPoolProperties();
 
 	@Test
 	void defaultsBoundEveryWait() {
-		HttpPoolPropertiesMapper mapper = mapper(HttpClientSettings.defaults());
-		RequestConfig request = mapper.requestConfig();
-		ConnectionConfig connection = mapper.connectionConfig();
+		ClientSettings client = client(HttpClientSettings.defaults());
+		RequestConfig request = requestConfig(client);
+		ConnectionConfig connection = PoolClientBuild.connectionConfig(client);
 		assertThat(request.getConnectionRequestTimeout()).isEqualTo(Timeout.ofSeconds(5));
 		assertThat(request.getResponseTimeout()).as("left to the per-route socket timeout").isNull();
 		assertThat(connection.getConnectTimeout()).isEqualTo(Timeout.ofSeconds(5));
 		assertThat(connection.getSocketTimeout()).as("left to the default SocketConfig").isNull();
-		assertThat(mapper.socketConfig().getSoTimeout()).isEqualTo(Timeout.ofSeconds(30));
+		assertThat(socketConfig(client).getSoTimeout()).isEqualTo(Timeout.ofSeconds(30));
 		assertThat(connection.getValidateAfterInactivity()).isEqualTo(TimeValue.ofSeconds(2));
 		assertThat(connection.getTimeToLive()).isEqualTo(TimeValue.ofMinutes(10));
-		assertThat(mapper.tlsConfig().getHandshakeTimeout()).isEqualTo(Timeout.ofSeconds(5));
-		assertThat(mapper.concurrencyPolicy()).isEqualTo(PoolConcurrencyPolicy.STRICT);
-		assertThat(mapper.reusePolicy()).isEqualTo(PoolReusePolicy.LIFO);
+		assertThat(PoolClientBuild.tlsConfig(client).getHandshakeTimeout()).isEqualTo(Timeout.ofSeconds(5));
+		assertThat(client.concurrencyPolicy()).isEqualTo(PoolConcurrencyPolicy.STRICT);
+		assertThat(client.reusePolicy()).isEqualTo(PoolReusePolicy.LIFO);
 	}
 
 	@Test
@@ -49,10 +51,9 @@ class HttpPoolPropertiesMapperTests {
 			.withConnectTimeout(Duration.ofMillis(1500))
 			.withReadTimeout(Duration.ofSeconds(12))
 			.withRedirects(HttpRedirects.DONT_FOLLOW);
-		HttpPoolPropertiesMapper mapper = mapper(boot);
 		assertThat(client(boot).connectTimeout()).isEqualTo(Duration.ofMillis(1500));
 		assertThat(client(boot).responseTimeout()).isEqualTo(Duration.ofSeconds(12));
-		assertThat(mapper.requestConfig().isRedirectsEnabled()).isFalse();
+		assertThat(requestConfig(client(boot)).isRedirectsEnabled()).isFalse();
 	}
 
 	@Test
@@ -62,9 +63,9 @@ class HttpPoolPropertiesMapperTests {
 		HttpClientSettings boot = HttpClientSettings.defaults()
 			.withConnectTimeout(Duration.ofSeconds(9))
 			.withReadTimeout(Duration.ofSeconds(9));
-		HttpPoolPropertiesMapper mapper = mapper(boot);
-		assertThat(mapper.connectionConfig().getConnectTimeout()).isEqualTo(Timeout.ofMilliseconds(700));
-		assertThat(mapper.connectionConfig().getSocketTimeout()).isEqualTo(Timeout.ofSeconds(3));
+		ConnectionConfig connection = PoolClientBuild.connectionConfig(client(boot));
+		assertThat(connection.getConnectTimeout()).isEqualTo(Timeout.ofMilliseconds(700));
+		assertThat(connection.getSocketTimeout()).isEqualTo(Timeout.ofSeconds(3));
 	}
 
 	@Test
@@ -83,22 +84,22 @@ class HttpPoolPropertiesMapperTests {
 	void mapsPoliciesOntoHttpClientsEnums() {
 		this.properties.setConcurrencyPolicy(HttpPoolClientProperties.ConcurrencyPolicy.LAX);
 		this.properties.setReusePolicy(HttpPoolClientProperties.ReusePolicy.FIFO);
-		HttpPoolPropertiesMapper mapper = mapper(HttpClientSettings.defaults());
-		assertThat(mapper.concurrencyPolicy()).isEqualTo(PoolConcurrencyPolicy.LAX);
-		assertThat(mapper.reusePolicy()).isEqualTo(PoolReusePolicy.FIFO);
+		ClientSettings client = client(HttpClientSettings.defaults());
+		assertThat(client.concurrencyPolicy()).isEqualTo(PoolConcurrencyPolicy.LAX);
+		assertThat(client.reusePolicy()).isEqualTo(PoolReusePolicy.FIFO);
 	}
 
 	@Test
 	void evictionIsAbsentWhenDisabled() {
 		this.properties.getEviction().setEnabled(false);
-		assertThat(mapper(HttpClientSettings.defaults()).eviction()).isNull();
+		assertThat(client(HttpClientSettings.defaults()).eviction()).isNull();
 	}
 
 	@Test
 	void evictionCarriesIntervalAndIdleTimeout() {
 		this.properties.getEviction().setInterval(Duration.ofSeconds(2));
 		this.properties.getEviction().setIdleTimeout(Duration.ofSeconds(9));
-		assertThat(mapper(HttpClientSettings.defaults()).eviction())
+		assertThat(client(HttpClientSettings.defaults()).eviction())
 			.satisfies((eviction) -> {
 				assertThat(eviction.interval()).isEqualTo(Duration.ofSeconds(2));
 				assertThat(eviction.idleTimeout()).isEqualTo(Duration.ofSeconds(9));
@@ -119,21 +120,22 @@ class HttpPoolPropertiesMapperTests {
 		this.properties.getRoutes().put("slow.example.com", route);
 		this.properties.getEviction().setInterval(Duration.ofNanos(1));
 		this.properties.getEviction().setIdleTimeout(Duration.ofNanos(1));
-		HttpPoolPropertiesMapper mapper = mapper(HttpClientSettings.defaults());
-		ConnectionConfig connection = mapper.connectionConfig();
+		ClientSettings client = client(HttpClientSettings.defaults());
+		ConnectionConfig connection = PoolClientBuild.connectionConfig(client);
 		assertThat(connection.getConnectTimeout()).isEqualTo(Timeout.ofMilliseconds(1));
 		assertThat(connection.getSocketTimeout()).isEqualTo(Timeout.ofMilliseconds(1));
 		assertThat(connection.getValidateAfterInactivity()).isEqualTo(TimeValue.ofMilliseconds(1));
 		assertThat(connection.getTimeToLive()).isEqualTo(TimeValue.ofMilliseconds(1));
-		assertThat(mapper.socketConfig().getSoTimeout()).isEqualTo(Timeout.ofMilliseconds(1));
-		assertThat(mapper.tlsConfig().getHandshakeTimeout()).isEqualTo(Timeout.ofMilliseconds(1));
-		assertThat(mapper.requestConfig().getConnectionRequestTimeout()).isEqualTo(Timeout.ofMilliseconds(1));
-		assertThat(mapper.routeConnectionConfigs().values()).singleElement().satisfies((config) -> {
-			assertThat(config.getSocketTimeout()).isEqualTo(Timeout.ofMilliseconds(1));
-			assertThat(config.getConnectTimeout()).isEqualTo(Timeout.ofMilliseconds(1));
-			assertThat(config.getTimeToLive()).isEqualTo(TimeValue.ofMilliseconds(1));
-		});
-		assertThat(mapper.eviction()).satisfies((eviction) -> {
+		assertThat(socketConfig(client).getSoTimeout()).isEqualTo(Timeout.ofMilliseconds(1));
+		assertThat(PoolClientBuild.tlsConfig(client).getHandshakeTimeout()).isEqualTo(Timeout.ofMilliseconds(1));
+		assertThat(requestConfig(client).getConnectionRequestTimeout()).isEqualTo(Timeout.ofMilliseconds(1));
+		assertThat(PoolClientBuild.routeConnectionConfigs(client, connection).values()).singleElement()
+			.satisfies((config) -> {
+				assertThat(config.getSocketTimeout()).isEqualTo(Timeout.ofMilliseconds(1));
+				assertThat(config.getConnectTimeout()).isEqualTo(Timeout.ofMilliseconds(1));
+				assertThat(config.getTimeToLive()).isEqualTo(TimeValue.ofMilliseconds(1));
+			});
+		assertThat(client.eviction()).satisfies((eviction) -> {
 			assertThat(eviction.interval()).isEqualTo(Duration.ofMillis(1));
 			assertThat(eviction.idleTimeout()).isEqualTo(Duration.ofMillis(1));
 		});
@@ -143,13 +145,17 @@ class HttpPoolPropertiesMapperTests {
 	void durationsOfWholeMillisecondsAreKeptAsTheyAre() {
 		this.properties.setResponseTimeout(Duration.ofNanos(1_500_000));
 		this.properties.setConnectTimeout(Duration.ofMillis(7));
-		HttpPoolPropertiesMapper mapper = mapper(HttpClientSettings.defaults());
-		assertThat(mapper.connectionConfig().getSocketTimeout()).isEqualTo(Timeout.ofMilliseconds(2));
-		assertThat(mapper.connectionConfig().getConnectTimeout()).isEqualTo(Timeout.ofMilliseconds(7));
+		ConnectionConfig connection = PoolClientBuild.connectionConfig(client(HttpClientSettings.defaults()));
+		assertThat(connection.getSocketTimeout()).isEqualTo(Timeout.ofMilliseconds(2));
+		assertThat(connection.getConnectTimeout()).isEqualTo(Timeout.ofMilliseconds(7));
 	}
 
-	private HttpPoolPropertiesMapper mapper(HttpClientSettings baseline) {
-		return new HttpPoolPropertiesMapper(client(baseline));
+	private static RequestConfig requestConfig(ClientSettings client) {
+		return PoolClientBuild.requestConfig(client, RequestConfig.custom()).build();
+	}
+
+	private static SocketConfig socketConfig(ClientSettings client) {
+		return PoolClientBuild.socketConfig(client, SocketConfig.custom()).build();
 	}
 
 	private ClientSettings client(HttpClientSettings baseline) {
