@@ -9,7 +9,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.function.Function;
 
 import io.github.httppool.config.HttpPoolClientProperties;
 import io.github.httppool.config.HttpPoolProperties;
@@ -147,15 +146,14 @@ final class SettingsResolver {
 					+ check.prefix + "default-headers.Authorization) and keep them out of the URL, which"
 					+ " error messages and logs print");
 		}
-		Function<List<WarmupTarget>, ClientSettings> settings = (warmupTargets) -> settings(name, p, sslBundle,
-				routes(keys, p, routeBundles), warmupTargets);
-		ClientSettings draft = settings.apply(List.of());
+		Map<RouteKey, ClientSettings.Route> routes = routes(keys, p, routeBundles);
+		ClientSettings draft = settings(name, p, sslBundle, routes, List.of());
 		check.warmup(p, targets, draft);
 		if (p.getSsl().getBundle() != null && p.getSsl().getBundle().isBlank()) {
 			check.reject("ssl.bundle", p.getSsl().getBundle(),
 					"must name an SSL bundle (spring.ssl.bundle.*) or be left unset");
 		}
-		return settings.apply(targets.stream()
+		return settings(name, p, sslBundle, routes, targets.stream()
 			.filter((target) -> target.url() != null)
 			.map((target) -> new WarmupTarget(target.url(), target.target().getConnections(),
 					target.target().getMinIdle(), target.requests(),
@@ -530,16 +528,15 @@ final class SettingsResolver {
 			if (!eviction.isEnabled()) {
 				return;
 			}
-			positive("eviction.interval", eviction.getInterval(),
-					"or set " + this.prefix + "eviction.enabled=false to turn eviction off");
+			String turnOff = "or set " + this.prefix + "eviction.enabled=false to turn eviction off";
+			positive("eviction.interval", eviction.getInterval(), turnOff);
 			if (isPositive(eviction.getInterval()) && eviction.getInterval().compareTo(MIN_EVICTION_INTERVAL) < 0) {
 				reject("eviction.interval", eviction.getInterval(), "is " + simple(eviction.getInterval())
 						+ " but must be at least " + simple(MIN_EVICTION_INTERVAL) + " (a shorter interval runs the"
-						+ " evictor more often than idle connections can expire); use a value such as 5s, or set "
-						+ this.prefix + "eviction.enabled=false to turn eviction off");
+						+ " evictor more often than idle connections can expire); use a value such as 5s, "
+						+ turnOff);
 			}
-			positive("eviction.idle-timeout", eviction.getIdleTimeout(),
-					"or set " + this.prefix + "eviction.enabled=false to turn eviction off");
+			positive("eviction.idle-timeout", eviction.getIdleTimeout(), turnOff);
 		}
 
 		void warmup(HttpPoolClientProperties pool, List<ParsedTarget> targets, ClientSettings settings) {
