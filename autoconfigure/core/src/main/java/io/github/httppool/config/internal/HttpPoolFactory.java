@@ -53,11 +53,6 @@ public final class HttpPoolFactory {
 	private final @Nullable DnsResolver dnsResolver;
 
 	HttpPoolFactory(HttpClientSettings baseline, @Nullable SslBundles sslBundles,
-			HttpPoolBuilderCustomizers customizers) {
-		this(baseline, sslBundles, customizers, null);
-	}
-
-	private HttpPoolFactory(HttpClientSettings baseline, @Nullable SslBundles sslBundles,
 			HttpPoolBuilderCustomizers customizers, @Nullable DnsResolver dnsResolver) {
 		this.baseline = baseline;
 		this.sslBundles = sslBundles;

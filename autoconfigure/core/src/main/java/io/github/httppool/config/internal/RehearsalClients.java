@@ -48,7 +48,7 @@ final class RehearsalClients implements RehearsalRun.ClientFactory {
 		HttpPoolClientProperties properties = new HttpPoolClientProperties();
 		properties.getEviction().setEnabled(false);
 		ClientSettings client = ClientSettings.resolve("warmup-rehearsal", properties, this.baseline);
-		HttpPoolFactory factory = new HttpPoolFactory(this.baseline, null, HttpPoolBuilderCustomizers.NONE);
+		HttpPoolFactory factory = new HttpPoolFactory(this.baseline, null, HttpPoolBuilderCustomizers.NONE, null);
 		try (HttpPools pools = new HttpPools()) {
 			HttpPool pool = pools.register(factory.create(client.name(), client, null,
 					(tls != null) ? new DefaultClientTlsStrategy(tls, HostnameVerificationPolicy.CLIENT,

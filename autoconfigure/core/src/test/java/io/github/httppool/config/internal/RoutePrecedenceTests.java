@@ -73,7 +73,7 @@ class RoutePrecedenceTests {
 			.isEqualTo(Timeout.ofMilliseconds(1500));
 		assertThat(client.keepAlive(TARGET).maxTimeout()).isEqualTo(Duration.ofSeconds(20));
 		HttpPoolFactory factory = new HttpPoolFactory(SpringBootHttpClientFeatures.defaults(), null,
-				HttpPoolBuilderCustomizers.NONE);
+				HttpPoolBuilderCustomizers.NONE, null);
 		try (HttpPool pool = factory.create(client, null, null)) {
 			assertThat(pool.connectionManager().getMaxPerRoute(ROUTE)).isEqualTo(5);
 			assertThat(pool.connectionManager().getMaxPerRoute(new HttpRoute(new HttpHost("http", HOST, 80))))

@@ -73,7 +73,7 @@ class PoolClientBuildMappingTests {
 		this.properties.setMaxTotal(64);
 		this.properties.setMaxPerRoute(16);
 		HttpPoolFactory factory = new HttpPoolFactory(HttpClientSettings.defaults(), null,
-				HttpPoolBuilderCustomizers.NONE);
+				HttpPoolBuilderCustomizers.NONE, null);
 		try (HttpPool pool = factory.create(client(HttpClientSettings.defaults()), null, null)) {
 			assertThat(pool.connectionManager().getMaxTotal()).isEqualTo(64);
 			assertThat(pool.connectionManager().getDefaultMaxPerRoute()).isEqualTo(16);
