@@ -18,6 +18,7 @@ import io.github.httppool.pool.internal.Milliseconds;
 import io.github.httppool.pool.internal.MonitoredConnectionManager;
 import io.github.httppool.pool.internal.NoCookieStore;
 import io.github.httppool.pool.internal.PendingLeaseLimiter;
+import io.github.httppool.pool.internal.PlainReuseStrategy;
 import io.github.httppool.pool.internal.PoolMonitor;
 import io.github.httppool.pool.internal.RouteConnectionConfigResolver;
 import io.github.httppool.pool.internal.RouteKeepAliveStrategy;
@@ -291,6 +292,7 @@ public final class PoolClientBuild {
 			.addRequestInterceptorLast(NoCookieStore.ADD_COOKIES)
 			.addResponseInterceptorLast(NoCookieStore.PROCESS_COOKIES)
 			.addRequestInterceptorFirst(new HostHeaders())
+			.setConnectionReuseStrategy(new PlainReuseStrategy())
 			.disableConnectionState()
 			.addExecInterceptorBefore(ChainElement.CONNECT.name(), "http-pool-exhaustion",
 					manager.exhaustionHandler());
