@@ -67,6 +67,7 @@ class AbandonedResponseTests {
 			}
 			HttpPool pool = defaultPool(gateway);
 			awaitNoLease(pool);
+			awaitRequestEndReclaims(pool, 20);
 			assertThat(this.upstream.requestCount("/resource")).isEqualTo(20);
 			assertThat(this.upstream.acceptedConnections()).as("drained connections are reused").isEqualTo(1);
 			assertThat(ManagedPool.of(pool).monitor().reclaimedLeases()).containsEntry(LeaseReclaim.REQUEST_END, 20L)
@@ -89,6 +90,7 @@ class AbandonedResponseTests {
 			}
 			HttpPool pool = defaultPool(gateway);
 			awaitNoLease(pool);
+			awaitRequestEndReclaims(pool, 4);
 			assertThat(ManagedPool.of(pool).monitor().reclaimedLeases()).containsEntry(LeaseReclaim.REQUEST_END, 4L);
 			this.upstream.awaitClosedByClient(4, Duration.ofSeconds(10));
 			assertThat(this.upstream.acceptedConnections()).isEqualTo(4);
@@ -179,6 +181,13 @@ class AbandonedResponseTests {
 
 	private void awaitNoLease(HttpPool pool) {
 		this.upstream.await("no connection leased: " + pool.totalStats(), () -> pool.totalStats().getLeased() == 0,
+				Duration.ofSeconds(5));
+	}
+
+	/** A reclaim is counted just after its connection is handed back. */
+	private void awaitRequestEndReclaims(HttpPool pool, long expected) {
+		this.upstream.await(expected + " leases reclaimed at request end",
+				() -> ManagedPool.of(pool).monitor().reclaimedLeases().get(LeaseReclaim.REQUEST_END) >= expected,
 				Duration.ofSeconds(5));
 	}
 
