@@ -1,5 +1,6 @@
 package io.github.httppool.pool.internal;
 
+import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -153,28 +154,19 @@ public final class DeferredAuthProtocolStep implements ExecChainHandler {
 
 		@Override
 		public void writeTo(@Nullable OutputStream out) throws IOException {
-			try {
-				super.writeTo((out != null) ? out : OutputStream.nullOutputStream());
-				this.runtime.releaseEndpoint();
-			}
-			catch (IOException | RuntimeException ex) {
-				this.runtime.discardEndpoint();
-				throw ex;
-			}
-			finally {
-				discard();
-			}
+			OutputStream target = (out != null) ? out : OutputStream.nullOutputStream();
+			end(() -> super.writeTo(target), false);
 		}
 
 		@Override
 		public boolean eofDetected(@Nullable InputStream wrapped) throws IOException {
-			release(wrapped, false);
+			end(wrapped, false);
 			return false;
 		}
 
 		@Override
 		public boolean streamClosed(@Nullable InputStream wrapped) throws IOException {
-			release(wrapped, true);
+			end(wrapped, true);
 			return false;
 		}
 
@@ -186,30 +178,24 @@ public final class DeferredAuthProtocolStep implements ExecChainHandler {
 
 		@Override
 		public void close() throws IOException {
-			try {
-				super.close();
-				this.runtime.releaseEndpoint();
-			}
-			catch (IOException | RuntimeException ex) {
-				this.runtime.discardEndpoint();
-				throw ex;
-			}
-			finally {
-				discard();
-			}
+			end(super::close, false);
 		}
 
-		/** Closing the wrapped stream reads the rest of the body; a socket error after release is moot. */
-		private void release(@Nullable InputStream wrapped, boolean closed) throws IOException {
+		/**
+		 * Finish the body (closing its stream reads the rest), then hand the connection back;
+		 * a failure discards it, except a socket error on a closed stream whose connection
+		 * was released already.
+		 */
+		private void end(@Nullable Closeable finish, boolean streamClosed) throws IOException {
 			boolean acquired = this.runtime.isEndpointAcquired();
 			try {
-				if (wrapped != null) {
-					wrapped.close();
+				if (finish != null) {
+					finish.close();
 				}
 				this.runtime.releaseEndpoint();
 			}
 			catch (SocketException ex) {
-				if (!closed || acquired) {
+				if (!streamClosed || acquired) {
 					this.runtime.discardEndpoint();
 					throw ex;
 				}
