@@ -38,8 +38,11 @@ import org.jspecify.annotations.Nullable;
  * A pooled connection that reports its connect and TLS handshake times and why it closes.
  * It is not reused while it holds input no response accounts for (the next caller would
  * read it), nor once it outlived its share of the time to live (up to
- * {@value PoolMonitor#LIFETIME_SPREAD_PERCENT}% less). State flags are written by the
- * thread holding the connection and read when it closes.
+ * {@value PoolMonitor#LIFETIME_SPREAD_PERCENT}% less). Its socket timeout changes only
+ * when a lease asks for another one: HttpClient clears it at each release and sets it up to
+ * three times at each lease, but nothing reads an idle connection except the stale check,
+ * which sets its own. State flags are written by the thread holding the connection and read
+ * when it closes.
  */
 final class MonitoredConnection implements ManagedHttpClientConnection, Identifiable {
 
@@ -52,6 +55,12 @@ final class MonitoredConnection implements ManagedHttpClientConnection, Identifi
 	private volatile @Nullable Socket tlsBaseSocket;
 
 	private long connectStartNanos = -1;
+
+	/** The socket timeout at the last bind, which HttpClient restores at each lease; -1 if unknown. */
+	private int boundTimeoutMillis = -1;
+
+	/** The socket timeout last set through this connection; -1 if unknown. */
+	private int timeoutMillis = -1;
 
 	volatile long connectedAtNanos;
 
@@ -124,6 +133,7 @@ final class MonitoredConnection implements ManagedHttpClientConnection, Identifi
 	@Override
 	public void bind(Socket socket) throws IOException {
 		this.delegate.bind(socket);
+		bound(socket);
 		if (!socket.isConnected()) {
 			this.connectStartNanos = System.nanoTime();
 			AddressBalancer addresses = this.monitor.addresses();
@@ -139,6 +149,7 @@ final class MonitoredConnection implements ManagedHttpClientConnection, Identifi
 	@Override
 	public void bind(SSLSocket sslSocket, Socket socket) throws IOException {
 		this.delegate.bind(sslSocket, socket);
+		bound(sslSocket);
 		this.tlsBaseSocket = socket;
 		if (this.established) {
 			this.monitor.tlsHandshakeCompleted(System.nanoTime() - this.connectedAtNanos);
@@ -147,6 +158,11 @@ final class MonitoredConnection implements ManagedHttpClientConnection, Identifi
 			established();
 			this.monitor.tlsHandshakeCompleted(-1);
 		}
+	}
+
+	private void bound(Socket socket) throws IOException {
+		this.boundTimeoutMillis = socket.getSoTimeout();
+		this.timeoutMillis = this.boundTimeoutMillis;
 	}
 
 	private void established() {
@@ -173,17 +189,28 @@ final class MonitoredConnection implements ManagedHttpClientConnection, Identifi
 		this.monitor.connectionCreated((this.connectStartNanos >= 0) ? now - this.connectStartNanos : -1);
 	}
 
+	/**
+	 * Mark the connection idle. HttpClient also clears the socket timeout here and sets it
+	 * again at the next lease; nothing reads an idle connection but the stale check, which
+	 * sets its own, so the timeout stays.
+	 */
 	@Override
 	public void passivate() {
 		this.idleSinceNanos = System.nanoTime();
 		this.idle = true;
-		this.delegate.passivate();
+		if (this.boundTimeoutMillis < 0) {
+			this.delegate.passivate();
+			this.timeoutMillis = -1;
+		}
 	}
 
 	@Override
 	public void activate() {
 		this.idle = false;
-		this.delegate.activate();
+		if (this.boundTimeoutMillis < 0 || this.timeoutMillis != this.boundTimeoutMillis) {
+			this.delegate.activate();
+			this.timeoutMillis = this.boundTimeoutMillis;
+		}
 	}
 
 	/** Return whether the connection may serve a lease, else keep why it must close. */
@@ -447,8 +474,12 @@ final class MonitoredConnection implements ManagedHttpClientConnection, Identifi
 	}
 
 	@Override
-	public void setSocketTimeout(Timeout timeout) {
-		this.delegate.setSocketTimeout(timeout);
+	public void setSocketTimeout(@Nullable Timeout timeout) {
+		int millis = (timeout != null) ? timeout.toMillisecondsIntBound() : -1;
+		if (millis < 0 || millis != this.timeoutMillis) {
+			this.delegate.setSocketTimeout(timeout);
+			this.timeoutMillis = millis;
+		}
 	}
 
 	@Override
