@@ -1,9 +1,12 @@
 package io.github.httppool.config.internal;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.net.URI;
 import java.net.URISyntaxException;
 
 import org.apache.hc.client5.http.classic.methods.HttpUriRequestBase;
+import org.apache.hc.core5.concurrent.Cancellable;
 import org.apache.hc.core5.net.URIAuthority;
 import org.jspecify.annotations.Nullable;
 
@@ -13,12 +16,28 @@ import org.springframework.http.HttpMethod;
  * A request that answers {@link #getUri()} with the URI it was created for, until its
  * target changes, instead of parsing a new one: Spring's client observation asks for the
  * URI of every request. Only URIs that HttpClient would give back unchanged are kept.
+ * It holds what cancels it (the lease, then the exchange) in one field, without the
+ * allocation of {@link HttpUriRequestBase}'s marked reference at every change.
  */
 final class PooledRequest extends HttpUriRequestBase {
 
 	private static final long serialVersionUID = 1L;
 
+	private static final VarHandle DEPENDENCY;
+
+	static {
+		try {
+			DEPENDENCY = MethodHandles.lookup().findVarHandle(PooledRequest.class, "dependency", Cancellable.class);
+		}
+		catch (ReflectiveOperationException ex) {
+			throw new ExceptionInInitializerError(ex);
+		}
+	}
+
 	private transient @Nullable URI uri;
+
+	/** What cancels the request, held in a {@link Cancelled} once cancelled. */
+	private transient volatile @Nullable Cancellable dependency;
 
 	private PooledRequest(String method, URI uri) {
 		super(method, uri);
@@ -71,6 +90,58 @@ final class PooledRequest extends HttpUriRequestBase {
 	public void setPath(String path) {
 		super.setPath(path);
 		this.uri = null;
+	}
+
+	@Override
+	public boolean cancel() {
+		Cancellable current;
+		do {
+			current = this.dependency;
+			if (current instanceof Cancelled) {
+				return false;
+			}
+		}
+		while (!DEPENDENCY.compareAndSet(this, current, new Cancelled(current)));
+		if (current != null) {
+			current.cancel();
+		}
+		return true;
+	}
+
+	@Override
+	public boolean isCancelled() {
+		return this.dependency instanceof Cancelled;
+	}
+
+	@Override
+	public void setDependency(Cancellable cancellable) {
+		Cancellable current = this.dependency;
+		if (current instanceof Cancelled || !DEPENDENCY.compareAndSet(this, current, cancellable)) {
+			cancellable.cancel();
+		}
+	}
+
+	@Override
+	public void reset() {
+		Cancellable current;
+		do {
+			current = this.dependency;
+			Cancellable actual = (current instanceof Cancelled cancelled) ? cancelled.actual : current;
+			if (actual != null) {
+				actual.cancel();
+			}
+		}
+		while (!DEPENDENCY.compareAndSet(this, current, null));
+	}
+
+	/** The dependency of a cancelled request. */
+	private record Cancelled(@Nullable Cancellable actual) implements Cancellable {
+
+		@Override
+		public boolean cancel() {
+			return false;
+		}
+
 	}
 
 }
