@@ -342,6 +342,9 @@ final class LeasedEndpoint extends ConnectionEndpoint implements LeaseRequest {
 		/** The stack trace of the code that leased the connection, with leak detection. */
 		final @Nullable Throwable site;
 
+		/** The connection that keeps this lease reachable while it lasts, without leak detection. */
+		final @Nullable MonitoredConnection holder;
+
 		volatile boolean reported;
 
 		volatile boolean ended;
@@ -354,6 +357,7 @@ final class LeasedEndpoint extends ConnectionEndpoint implements LeaseRequest {
 			this.leasedAtNanos = leasedAtNanos;
 			this.site = (this.manager.monitor.options().leakDetectionThreshold() != null)
 					? new PoolMonitor.LeaseSite(Thread.currentThread().getName()) : null;
+			this.holder = (this.site == null) ? endpoint.connection : null;
 		}
 
 		/** End the lease, close its connection and hand it back; return whether this call ended it. */

@@ -94,6 +94,9 @@ final class MonitoredConnection implements ManagedHttpClientConnection, Identifi
 
 	volatile AddressBalancer.@Nullable Address address;
 
+	/** The current lease, which the pool's hold on this connection keeps reachable. */
+	LeasedEndpoint.@Nullable Lease lease;
+
 	private MonitoredConnection(PoolMonitor monitor, ManagedHttpClientConnection delegate,
 			InputBufferProbe inputBuffer) {
 		this.monitor = monitor;

@@ -242,8 +242,15 @@ public final class PoolMonitor {
 		return Collections.unmodifiableSet(this.leases);
 	}
 
+	/** Keep a lease reachable while it lasts: held by its connection, else in the leak detector's set. */
 	void leased(LeasedEndpoint.Lease lease) {
-		if (this.tracksLeases) {
+		if (!this.tracksLeases) {
+			return;
+		}
+		if (lease.holder != null) {
+			lease.holder.lease = lease;
+		}
+		else {
 			this.leases.add(lease);
 		}
 	}
@@ -254,7 +261,12 @@ public final class PoolMonitor {
 			return false;
 		}
 		if (this.tracksLeases) {
-			this.leases.remove(lease);
+			if (lease.holder == null) {
+				this.leases.remove(lease);
+			}
+			else if (lease.holder.lease == lease) {
+				lease.holder.lease = null;
+			}
 			lease.clear();
 		}
 		if (lease.reported) {
