@@ -18,11 +18,7 @@ import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
 import org.apache.hc.core5.pool.PoolStats;
 import org.jspecify.annotations.Nullable;
 
-/**
- * The health of one pool, independent of Spring Boot's health types: a pool is saturated
- * when every connection of the pool or of a route is leased and callers wait. It renders
- * the pool for the endpoint too.
- */
+/** The health of one pool, saturated when all its or a route's connections are leased and callers wait. */
 public record PoolHealth(boolean closed, boolean saturated, Map<String, Object> details) {
 
 	// upper case; UP without properties

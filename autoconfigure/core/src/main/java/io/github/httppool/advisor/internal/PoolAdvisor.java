@@ -24,12 +24,7 @@ import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
 import org.apache.hc.core5.pool.PoolStats;
 import org.jspecify.annotations.Nullable;
 
-/**
- * Watches one pool over a rolling window and says, per route, whether its connection
- * limit should be raised, lowered or left alone, and whether connections churn. On the
- * request path it only adds each lease's wait to a histogram; it keeps figures for at most
- * {@link AdvisorSettings#maxRoutes()} routes, forgetting routes without connections.
- */
+/** Advises per route of one pool, over a rolling window, on its connection limit, and on connection churn. */
 public final class PoolAdvisor implements PoolListener {
 
 	// Fewer requests per new connection than this, over at least CHURN_MIN_CONNECTIONS, is churn.
@@ -422,10 +417,7 @@ public final class PoolAdvisor implements PoolListener {
 
 	}
 
-	/**
-	 * How many requests the application's web server handles at once, which bounds how many
-	 * connections a route called from request threads can need; {@code description} says why.
-	 */
+	/** How many requests the application's web server handles at once; {@code description} says why. */
 	public record ServerConcurrency(String description, int limit) {
 
 		// The limit of a server that starts a thread per request or does not block threads.

@@ -15,10 +15,7 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
-/**
- * The advisors of every monitored pool, sampling on the {@code http-pool-advisor} daemon
- * thread and, unless warnings are off, logging one warning per saturated route and window.
- */
+/** The advisors of every monitored pool, sampling and warning on the {@code http-pool-advisor} thread. */
 public class PoolAdvisors extends PoolBackgroundTask {
 
 	private static final Log logger = LogFactory.getLog(PoolAdvisor.class);

@@ -5,10 +5,7 @@ import java.util.concurrent.atomic.LongAdder;
 
 import io.github.httppool.pool.internal.LeaseOutcome;
 
-/**
- * What one route of a pool went through over a rolling window, as a ring of {@value #SLOTS}
- * slots written by the sampler thread; callers only add their lease wait to a histogram.
- */
+/** What one route went through over a rolling window: a ring of slots, callers only add their lease wait. */
 final class RouteWindow {
 
 	static final int SLOTS = 15;

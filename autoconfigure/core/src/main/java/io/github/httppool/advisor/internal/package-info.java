@@ -1,7 +1,4 @@
-/**
- * The pool advisor: what each pool's routes needed over a rolling window, and what to
- * set in consequence. Not a supported API: it may change in any release.
- */
+/** The pool advisor: what each pool's routes needed and what to set. Not a supported API. */
 @NullMarked
 package io.github.httppool.advisor.internal;
 

@@ -28,11 +28,7 @@ import org.apache.hc.core5.pool.PoolStats;
 
 import org.springframework.util.Assert;
 
-/**
- * Binds the {@value #PREFIX}{@code .*} meters of every {@link HttpPool}, pools created
- * later included, tagged with the pool name as {@code client} ({@code docs/metrics.md}
- * lists them); per-route gauges for at most {@code maxRoutes} routes per pool at a time.
- */
+/** Binds the {@value #PREFIX}{@code .*} meters of every {@link HttpPool}, per-route ones for {@code maxRoutes}. */
 public final class HttpPoolMeterBinder implements MeterBinder {
 
 	public static final String PREFIX = "http.client.pool";

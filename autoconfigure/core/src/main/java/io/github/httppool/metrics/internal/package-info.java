@@ -1,8 +1,4 @@
-/**
- * Micrometer meters for the managed pools: a {@link io.github.httppool.pool.internal.PoolListener}
- * per pool that records its events, and gauges of its state. Depends only on
- * {@code io.github.httppool.pool}. Not a supported API: it may change in any release.
- */
+/** Micrometer meters for the managed pools, recorded by a pool listener. Not a supported API. */
 @NullMarked
 package io.github.httppool.metrics.internal;
 

@@ -36,10 +36,7 @@ import org.apache.hc.core5.util.TimeValue;
 import org.apache.hc.core5.util.Timeout;
 import org.jspecify.annotations.Nullable;
 
-/**
- * Opens connections into a pool without a request, by HttpClient's own {@code lease →
- * connect → release}, within the route's and the pool's free room, never through a proxy.
- */
+/** Opens connections without a request ({@code lease, connect, release}) in the free room, never via a proxy. */
 final class ConnectionPreOpener {
 
 	private static final Log logger = LogFactory.getLog(ConnectionPreOpener.class);

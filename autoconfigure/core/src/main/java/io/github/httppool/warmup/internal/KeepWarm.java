@@ -15,10 +15,7 @@ import org.apache.hc.core5.http.HttpException;
 
 import org.springframework.context.SmartLifecycle;
 
-/**
- * Keeps {@code min-idle} idle connections open to every target that asks for it, every
- * {@code keep-warm.interval} on one daemon thread.
- */
+/** Keeps {@code min-idle} idle connections open to each target, every {@code keep-warm.interval}, on one thread. */
 public final class KeepWarm implements SmartLifecycle {
 
 	static final String THREAD_NAME = "http-pool-keep-warm";

@@ -36,11 +36,7 @@ import org.springframework.http.MediaType;
 import org.springframework.web.client.RestClient;
 import org.springframework.web.client.RestClientException;
 
-/**
- * Sends rehearsal requests to a {@link Server} through a client made like the
- * application's, so that the request path is compiled before the first real call: JSON
- * and text requests and a JSON round trip per application type, some without observations.
- */
+/** Sends JSON and text requests and a round trip per application type to a {@link Server}, to compile the path. */
 final class Rehearsal {
 
 	private static final Log logger = LogFactory.getLog(Rehearsal.class);
@@ -183,10 +179,7 @@ final class Rehearsal {
 
 	}
 
-	/**
-	 * The rehearsal's upstream on {@code 127.0.0.1}: it echoes bodies, answers with JSON or
-	 * text, and closes every {@value #REQUESTS_PER_CONNECTION}th connection.
-	 */
+	/** The rehearsal's upstream on 127.0.0.1: echoes, JSON or text, closes every {@value #REQUESTS_PER_CONNECTION}th. */
 	static final class Server implements AutoCloseable {
 
 		static final String PATH_PREFIX = "/http-pool-warmup/";
@@ -213,14 +206,8 @@ final class Rehearsal {
 			this.server.start();
 		}
 
-		/**
-		 * Both ends' TLS: a key shipped for the loopback rehearsal only, not a secret, read
-		 * once. Its store has no integrity check and one key-derivation round
-		 * ({@code keytool -genkeypair} with {@code keystore.pkcs12.macAlgorithm=NONE},
-		 * {@code certProtectionAlgorithm=NONE} and {@code keyPbeIterationCount=1}): with
-		 * keytool's usual 10,000 rounds, read twice, a fresh JVM took about 0.5 s longer to
-		 * build this context.
-		 */
+		// Both ends' TLS from a key that is no secret, its store without integrity check and with one key-derivation
+		// round (keytool: macAlgorithm=NONE, certProtectionAlgorithm=NONE, keyPbeIterationCount=1): 0.5 s faster.
 		static SSLContext tls() throws IOException, GeneralSecurityException {
 			char[] password = "rehearsal".toCharArray();
 			KeyStore store = KeyStore.getInstance("PKCS12");

@@ -20,11 +20,7 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.util.function.ThrowingFunction;
 import org.springframework.web.client.RestClient;
 
-/**
- * A rehearsal, once per JVM for a plan, on a daemon thread, over HTTP then TLS, stopping one
- * budget after it started or was joined; started early, it ends with a short leg on the
- * application's client.
- */
+/** A rehearsal once per JVM and plan, on a daemon thread, over HTTP then TLS, within one budget of its start. */
 public final class RehearsalRun {
 
 	static final String THREAD_NAME = "http-pool-warmup-rehearsal";

@@ -5,10 +5,7 @@ import io.github.httppool.warmup.WarmupFailedException;
 import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 
-/**
- * Reports a {@link WarmupFailedException} as a start-up failure that names the pool, the
- * failed targets and their causes, without a stack trace.
- */
+/** Reports a {@link WarmupFailedException}: the pool, its failed targets and their causes, no stack trace. */
 class WarmupFailureAnalyzer extends AbstractFailureAnalyzer<WarmupFailedException> {
 
 	@Override

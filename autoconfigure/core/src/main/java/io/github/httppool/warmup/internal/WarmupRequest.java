@@ -2,10 +2,7 @@ package io.github.httppool.warmup.internal;
 
 import java.util.Locale;
 
-/**
- * A real request sent to a warm-up target, written {@code METHOD path}: an upper-case
- * method and a path, optionally with a query, resolved against the target's URL.
- */
+/** A warm-up request, written {@code METHOD path}, the path resolved against the target's URL. */
 public record WarmupRequest(String method, String path) {
 
 	public static WarmupRequest parse(String text) {

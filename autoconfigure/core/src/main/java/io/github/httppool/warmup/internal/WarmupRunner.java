@@ -33,11 +33,7 @@ import org.springframework.http.HttpMethod;
 import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
 import org.springframework.web.client.RestClient;
 
-/**
- * The {@link HttpPoolWarmer}: starts the rehearsal when created; run, it waits for it
- * within one budget for all pools (the rehearsal stops sending at half of it), pre-opens
- * every pool's connections at once, then sends the warm-up requests.
- */
+/** The {@link HttpPoolWarmer}: awaits the rehearsal, pre-opens every pool's connections, sends the requests. */
 public final class WarmupRunner implements HttpPoolWarmer {
 
 	private static final Log logger = LogFactory.getLog(WarmupRunner.class);

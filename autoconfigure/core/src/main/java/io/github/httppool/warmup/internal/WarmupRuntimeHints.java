@@ -6,9 +6,7 @@ import org.springframework.aot.hint.BindingReflectionHintsRegistrar;
 import org.springframework.aot.hint.RuntimeHints;
 import org.springframework.aot.hint.RuntimeHintsRegistrar;
 
-/**
- * Runtime hints for the rehearsal: its JSON documents and its loopback TLS key store.
- */
+/** Runtime hints for the rehearsal: its JSON documents and its loopback TLS key store. */
 class WarmupRuntimeHints implements RuntimeHintsRegistrar {
 
 	@Override

@@ -6,11 +6,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 
-/**
- * An upstream a pool warms up: its URL without user information, the connections to open
- * at start-up, the idle ones to keep open ({@code minIdle}, zero for none), the requests
- * to send, and how long a connection opened without a request may stay idle.
- */
+/** An upstream a pool warms up: URL without user information, connections, idle ones to keep, requests. */
 public record WarmupTarget(URI url, int connections, int minIdle, List<WarmupRequest> requests,
 		Duration keepAlive) {
 

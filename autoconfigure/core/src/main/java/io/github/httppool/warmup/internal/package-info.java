@@ -1,7 +1,4 @@
-/**
- * The warm-up's implementation, public only for its auto-configuration; no compatibility
- * promised.
- */
+/** The warm-up's implementation, public only for its auto-configuration; no compatibility promised. */
 @NullMarked
 package io.github.httppool.warmup.internal;
 
