@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.stream.Stream;
 
 import io.github.httppool.config.HttpPoolProperties;
 import io.github.httppool.pool.HttpPool;
@@ -104,20 +105,14 @@ public record PoolHealth(boolean closed, boolean saturated, Map<String, Object> 
 	private static List<String> saturated(HttpPool pool) {
 		PoolingHttpClientConnectionManager manager = pool.connectionManager();
 		PoolStats total = manager.getTotalStats();
-		List<String> saturated = new ArrayList<>();
 		if (total.getPending() == 0) {
-			return saturated;
+			return List.of();
 		}
-		if (isSaturated(total)) {
-			saturated.add("*");
-		}
-		for (HttpRoute route : manager.getRoutes()) {
-			if (isSaturated(manager.getStats(route))) {
-				saturated.add(PoolMonitor.routeName(route));
-			}
-		}
-		saturated.sort(null);
-		return saturated;
+		Stream<String> routes = manager.getRoutes()
+			.stream()
+			.filter((route) -> isSaturated(manager.getStats(route)))
+			.map(PoolMonitor::routeName);
+		return Stream.concat(isSaturated(total) ? Stream.of("*") : Stream.empty(), routes).sorted().toList();
 	}
 
 	private static boolean isSaturated(PoolStats stats) {

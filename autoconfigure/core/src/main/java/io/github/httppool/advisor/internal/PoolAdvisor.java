@@ -3,11 +3,11 @@ package io.github.httppool.advisor.internal;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
@@ -33,6 +33,8 @@ public final class PoolAdvisor implements PoolListener {
 	static final int CHURN_MIN_CONNECTIONS = 10;
 
 	private final HttpPool pool;
+
+	private final PoolMonitor monitor;
 
 	private final AdvisorSettings settings;
 
@@ -63,6 +65,7 @@ public final class PoolAdvisor implements PoolListener {
 			Function<HttpRoute, String> limitProperty, Function<HttpRoute, @Nullable String> unboundedPendingProperty,
 			String propertyPrefix) {
 		this.pool = pool;
+		this.monitor = Objects.requireNonNull(ManagedPool.of(pool).monitor(), "the pool has no monitor");
 		this.settings = settings;
 		this.serverConcurrency = serverConcurrency;
 		this.limitProperty = limitProperty;
@@ -79,11 +82,10 @@ public final class PoolAdvisor implements PoolListener {
 		RouteWindow window = this.routes.get(route);
 		if (window == null) {
 			window = track(route, false);
-			if (window == null) {
-				return;
-			}
 		}
-		window.leaseEnded(waitNanos, outcome);
+		if (window != null) {
+			window.leaseEnded(waitNanos, outcome);
+		}
 	}
 
 	// Only the sampler makes room for a route, so that a caller never scans the routes.
@@ -93,15 +95,13 @@ public final class PoolAdvisor implements PoolListener {
 			if (window != null) {
 				return window;
 			}
+			if (makeRoom && this.routes.size() >= this.settings.maxRoutes()) {
+				PoolingHttpClientConnectionManager manager = this.pool.connectionManager();
+				Set<HttpRoute> pooled = manager.getRoutes();
+				this.routes.keySet().removeIf((other) -> !pooled.contains(other) || !inUse(manager.getStats(other)));
+			}
 			if (this.routes.size() >= this.settings.maxRoutes()) {
-				if (!makeRoom) {
-					return null;
-				}
-				Set<HttpRoute> pooled = this.pool.connectionManager().getRoutes();
-				this.routes.keySet().removeIf((candidate) -> !pooled.contains(candidate) || isEmpty(candidate));
-				if (this.routes.size() >= this.settings.maxRoutes()) {
-					return null;
-				}
+				return null;
 			}
 			window = new RouteWindow(this.slotIndex);
 			this.routes.put(route, window);
@@ -109,9 +109,8 @@ public final class PoolAdvisor implements PoolListener {
 		}
 	}
 
-	private boolean isEmpty(HttpRoute route) {
-		PoolStats stats = this.pool.connectionManager().getStats(route);
-		return stats.getLeased() + stats.getAvailable() + stats.getPending() == 0;
+	private static boolean inUse(PoolStats stats) {
+		return stats.getLeased() + stats.getAvailable() + stats.getPending() > 0;
 	}
 
 	void sample() {
@@ -128,7 +127,7 @@ public final class PoolAdvisor implements PoolListener {
 		PoolingHttpClientConnectionManager manager = this.pool.connectionManager();
 		for (HttpRoute route : manager.getRoutes()) {
 			PoolStats stats = manager.getStats(route);
-			boolean active = stats.getLeased() + stats.getAvailable() + stats.getPending() > 0;
+			boolean active = inUse(stats);
 			RouteWindow window = this.routes.get(route);
 			if (window == null && active) {
 				window = track(route, true);
@@ -151,12 +150,15 @@ public final class PoolAdvisor implements PoolListener {
 
 	List<RouteAdvice> routeAdvice() {
 		long index = this.slotIndex;
-		PoolingHttpClientConnectionManager manager = this.pool.connectionManager();
 		List<RouteAdvice> advice = new ArrayList<>();
-		this.routes.forEach((route, window) -> advice
-			.add(advise(route, window.summarize(index), manager.getMaxPerRoute(route), manager.getMaxTotal())));
+		this.routes.forEach((route, window) -> advice.add(advise(route, window.summarize(index))));
 		advice.sort(Comparator.comparing(RouteAdvice::route));
 		return advice;
+	}
+
+	private RouteAdvice advise(HttpRoute route, RouteWindow.Summary summary) {
+		PoolingHttpClientConnectionManager manager = this.pool.connectionManager();
+		return advise(route, summary, manager.getMaxPerRoute(route), manager.getMaxTotal());
 	}
 
 	private long coveredNanos() {
@@ -212,8 +214,6 @@ public final class PoolAdvisor implements PoolListener {
 		boolean waited = summary.saturatedNanos > 0 || summary.timeouts > 0 || summary.rejected > 0;
 		if (waited && summary.peakDemand > limit || summary.timeouts > 0 || summary.rejected > 0) {
 			int suggested = Math.max(summary.peakDemand, limit + 1);
-			StringBuilder reason = new StringBuilder(320);
-			reason.append("Raise ").append(property).append(" from ").append(limit).append(" to about ");
 			ServerConcurrency server = this.serverConcurrency;
 			if (server != null && server.isLimited() && server.limit() < suggested) {
 				suggested = Math.max(limit, server.limit());
@@ -225,32 +225,23 @@ public final class PoolAdvisor implements PoolListener {
 						+ " connections: a larger pool cannot help; make the upstream faster or lower the callers'"
 						+ " concurrency.", observed);
 			}
-			reason.append(suggested).append(": in the last ").append(window).append(" callers to ").append(name)
-				.append(" waited for a connection ").append(percent(saturatedShare(summary)))
-				.append(" of the time, up to ").append(summary.peakPending).append(" at once, with all ")
-				.append(limit).append(" connections leased (peak demand ").append(summary.peakDemand)
-				.append(" concurrent calls; lease wait p99 ")
-				.append(observed.get("leaseWaitP99Millis")).append(" ms, ").append(summary.timeouts)
-				.append(" timed out, ").append(summary.rejected).append(" turned away).");
-			if (server != null) {
-				reason.append(' ').append(server.description());
-				reason.append(server.isLimited() ? ", so no route needs more than " + server.limit() + " connections."
-						: ", so the route's demand is bounded by the callers alone.");
-			}
-			if (suggested > maxTotal) {
-				reason.append(" Raise ").append(this.propertyPrefix).append("max-total (now ").append(maxTotal)
-					.append(") as well.");
-			}
-			reason.append(" Check first that the upstream can take ").append(suggested).append(" concurrent requests.");
 			String pendingProperty = (summary.timeouts > 0) ? this.unboundedPendingProperty.apply(route) : null;
-			if (pendingProperty != null) {
-				reason.append(' ').append(summary.timeouts).append(" callers waited the whole connection-request-timeout"
-						+ " in vain: set ").append(pendingProperty)
-					.append(" (now unbounded) so that callers the route cannot serve in time fail at once instead"
-							+ " of holding their threads.");
-			}
-			return new RouteAdvice(name, RouteAdvice.Action.RAISE, property, limit, suggested, reason.toString(),
-					observed);
+			String reason = "Raise " + property + " from " + limit + " to about " + suggested + ": in the last " + window
+					+ " callers to " + name + " waited for a connection " + percent(saturatedShare(summary))
+					+ " of the time, up to " + summary.peakPending + " at once, with all " + limit
+					+ " connections leased (peak demand " + summary.peakDemand + " concurrent calls; lease wait p99 "
+					+ observed.get("leaseWaitP99Millis") + " ms, " + summary.timeouts + " timed out, " + summary.rejected
+					+ " turned away)."
+					+ ((server == null) ? "" : " " + server.description() + (server.isLimited()
+							? ", so no route needs more than " + server.limit() + " connections."
+							: ", so the route's demand is bounded by the callers alone."))
+					+ ((suggested > maxTotal) ? " Raise " + this.propertyPrefix + "max-total (now " + maxTotal
+							+ ") as well." : "")
+					+ " Check first that the upstream can take " + suggested + " concurrent requests."
+					+ ((pendingProperty == null) ? "" : " " + summary.timeouts + " callers waited the whole"
+							+ " connection-request-timeout in vain: set " + pendingProperty + " (now unbounded) so that"
+							+ " callers the route cannot serve in time fail at once instead of holding their threads.");
+			return new RouteAdvice(name, RouteAdvice.Action.RAISE, property, limit, suggested, reason, observed);
 		}
 		if (summary.leases > 0 && !waited && limit > 2 && summary.peakLeased * 2 < limit) {
 			int suggested = Math.max(2, (int) Math.ceil(summary.peakLeased * 1.5));
@@ -271,16 +262,12 @@ public final class PoolAdvisor implements PoolListener {
 
 	Map<String, Object> connectionAdvice() {
 		long index = this.slotIndex;
-		CounterSnapshot start = null;
+		CounterSnapshot now = snapshot(index);
+		CounterSnapshot start = now;
 		for (CounterSnapshot snapshot : this.snapshots) {
-			if (snapshot != null && snapshot.index > index - RouteWindow.SLOTS
-					&& (start == null || snapshot.index < start.index)) {
+			if (snapshot != null && snapshot.index > index - RouteWindow.SLOTS && snapshot.index <= start.index) {
 				start = snapshot;
 			}
-		}
-		CounterSnapshot now = snapshot(index);
-		if (start == null) {
-			start = now;
 		}
 		long opened = now.created - start.created;
 		long requests = now.acquired - start.acquired;
@@ -356,7 +343,6 @@ public final class PoolAdvisor implements PoolListener {
 	List<RouteAdvice> takeWarnings() {
 		long index = this.slotIndex;
 		long now = System.nanoTime();
-		PoolingHttpClientConnectionManager manager = this.pool.connectionManager();
 		long windowNanos = this.settings.window().toNanos();
 		List<RouteAdvice> saturated = new ArrayList<>();
 		this.routes.forEach((route, window) -> {
@@ -365,7 +351,7 @@ public final class PoolAdvisor implements PoolListener {
 			}
 			RouteWindow.Summary summary = window.summarize(index);
 			if (summary.saturatedNanos > 0 && summary.saturatedNanos >= windowNanos * this.settings.warningShare()) {
-				RouteAdvice advice = advise(route, summary, manager.getMaxPerRoute(route), manager.getMaxTotal());
+				RouteAdvice advice = advise(route, summary);
 				if (advice.action() == RouteAdvice.Action.RAISE) {
 					window.warnedAtNanos = now;
 					saturated.add(advice);
@@ -380,12 +366,8 @@ public final class PoolAdvisor implements PoolListener {
 	}
 
 	private CounterSnapshot snapshot(long index) {
-		PoolMonitor monitor = ManagedPool.of(this.pool).monitor();
-		if (monitor == null) {
-			return new CounterSnapshot(index, 0, 0, new EnumMap<>(CloseReason.class));
-		}
-		return new CounterSnapshot(index, monitor.createdConnections(), monitor.leases().get(LeaseOutcome.ACQUIRED),
-				monitor.closedConnections());
+		return new CounterSnapshot(index, this.monitor.createdConnections(),
+				this.monitor.leases().get(LeaseOutcome.ACQUIRED), this.monitor.closedConnections());
 	}
 
 	private static String percent(double share) {
@@ -397,10 +379,8 @@ public final class PoolAdvisor implements PoolListener {
 			return String.format(Locale.ROOT, "%.1f s", duration.toMillis() / 1000.0);
 		}
 		long seconds = Math.round(duration.toMillis() / 1000.0);
-		if (seconds >= 60 && seconds % 60 == 0) {
-			return (seconds / 60) + " min";
-		}
-		return (seconds >= 60) ? (seconds / 60) + " min " + (seconds % 60) + " s" : seconds + " s";
+		return (seconds < 60) ? seconds + " s"
+				: (seconds / 60) + " min" + ((seconds % 60 == 0) ? "" : " " + (seconds % 60) + " s");
 	}
 
 	private record CounterSnapshot(long index, long created, long acquired, Map<CloseReason, Long> closed) {

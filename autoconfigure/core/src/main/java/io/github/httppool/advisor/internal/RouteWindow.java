@@ -56,12 +56,12 @@ final class RouteWindow {
 	}
 
 	void sample(int leased, int pending, int max, long sinceLastSampleNanos) {
-		Slot slot = this.current;
-		slot.peakLeased = Math.max(slot.peakLeased, leased);
-		slot.peakPending = Math.max(slot.peakPending, pending);
-		slot.peakDemand = Math.max(slot.peakDemand, leased + pending);
+		Summary peaks = this.current.peaks;
+		peaks.peakLeased = Math.max(peaks.peakLeased, leased);
+		peaks.peakPending = Math.max(peaks.peakPending, pending);
+		peaks.peakDemand = Math.max(peaks.peakDemand, leased + pending);
 		if (pending > 0 && leased >= max) {
-			slot.saturatedNanos += sinceLastSampleNanos;
+			peaks.saturatedNanos += sinceLastSampleNanos;
 		}
 	}
 
@@ -70,10 +70,11 @@ final class RouteWindow {
 		long[] waits = new long[BUCKETS];
 		for (Slot slot : this.slots) {
 			if (slot.index > slotIndex - SLOTS && slot.index <= slotIndex) {
-				summary.peakLeased = Math.max(summary.peakLeased, slot.peakLeased);
-				summary.peakPending = Math.max(summary.peakPending, slot.peakPending);
-				summary.peakDemand = Math.max(summary.peakDemand, slot.peakDemand);
-				summary.saturatedNanos += slot.saturatedNanos;
+				Summary peaks = slot.peaks;
+				summary.peakLeased = Math.max(summary.peakLeased, peaks.peakLeased);
+				summary.peakPending = Math.max(summary.peakPending, peaks.peakPending);
+				summary.peakDemand = Math.max(summary.peakDemand, peaks.peakDemand);
+				summary.saturatedNanos += peaks.saturatedNanos;
 				summary.timeouts += slot.timeouts.sum();
 				summary.rejected += slot.rejected.sum();
 				for (int i = 0; i < BUCKETS; i++) {
@@ -135,13 +136,8 @@ final class RouteWindow {
 
 		final LongAdder rejected = new LongAdder();
 
-		int peakLeased;
-
-		int peakPending;
-
-		int peakDemand;
-
-		long saturatedNanos;
+		// The sampler's figures: the peaks and the time at the limit.
+		Summary peaks = new Summary();
 
 		void clear(long index) {
 			for (int i = 0; i < BUCKETS; i++) {
@@ -149,10 +145,7 @@ final class RouteWindow {
 			}
 			this.timeouts.reset();
 			this.rejected.reset();
-			this.peakLeased = 0;
-			this.peakPending = 0;
-			this.peakDemand = 0;
-			this.saturatedNanos = 0;
+			this.peaks = new Summary();
 			this.index = index;
 		}
 

@@ -44,8 +44,7 @@ public final class HttpPoolAdvisorAutoConfiguration {
 				advisor.isWarnings(), advisor.getWarningShare());
 		ServerConcurrency server = serverConcurrency(context);
 		return new PoolAdvisors(httpPools, settings, (pool) -> {
-			String clientName = pool.name().contains(":") ? pool.name().substring(0, pool.name().indexOf(':'))
-					: pool.name();
+			String clientName = pool.name().split(":", 2)[0];
 			ClientSettings client = clients.names().contains(clientName) ? clients.client(clientName) : null;
 			String prefix = (client != null) ? client.propertyPrefix() : HttpPoolSettings.prefix(clientName);
 			return new PoolAdvisor(pool, settings, server,

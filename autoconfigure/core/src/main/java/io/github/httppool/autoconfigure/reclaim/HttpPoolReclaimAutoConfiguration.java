@@ -20,6 +20,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.context.annotation.Bean;
 import org.springframework.core.Ordered;
+import org.springframework.core.annotation.Order;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
@@ -45,14 +46,10 @@ public final class HttpPoolReclaimAutoConfiguration {
 	 * Opens a {@link ResponseScope} for each inbound request, around every other filter, and
 	 * closes it when the request, asynchronous or not, completes.
 	 */
-	static final class ResponseScopeFilter extends OncePerRequestFilter implements Ordered {
+	@Order(Ordered.HIGHEST_PRECEDENCE)
+	static final class ResponseScopeFilter extends OncePerRequestFilter {
 
 		static final String SCOPE_ATTRIBUTE = ResponseScopeFilter.class.getName() + ".scope";
-
-		@Override
-		public int getOrder() {
-			return Ordered.HIGHEST_PRECEDENCE;
-		}
 
 		@Override
 		protected boolean shouldNotFilterAsyncDispatch() {
@@ -83,13 +80,7 @@ public final class HttpPoolReclaimAutoConfiguration {
 		}
 
 		// Closes the scope of an asynchronous request when it completes.
-		private static final class ClosingListener implements AsyncListener {
-
-			private final ResponseScope scope;
-
-			ClosingListener(ResponseScope scope) {
-				this.scope = scope;
-			}
+		private record ClosingListener(ResponseScope scope) implements AsyncListener {
 
 			@Override
 			public void onComplete(AsyncEvent event) {

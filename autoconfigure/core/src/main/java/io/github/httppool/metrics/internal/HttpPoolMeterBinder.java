@@ -64,7 +64,7 @@ public final class HttpPoolMeterBinder implements MeterBinder {
 				+ " callers for", tags, manager, (m) -> m.getRoutes().size());
 		PoolMonitor monitor = ManagedPool.of(pool).monitor();
 		if (monitor != null) {
-			monitor.addListener(new MeterListener(registry, tags, manager, this.maxRoutes));
+			monitor.addListener(new MeterListener(registry, tags, manager));
 		}
 	}
 
@@ -77,15 +77,13 @@ public final class HttpPoolMeterBinder implements MeterBinder {
 	}
 
 	// Records a pool's events and registers per-route gauges for the first routes seen.
-	private static final class MeterListener implements PoolListener {
+	private final class MeterListener implements PoolListener {
 
 		private final MeterRegistry registry;
 
 		private final Tags tags;
 
 		private final PoolingHttpClientConnectionManager manager;
-
-		private final int maxRoutes;
 
 		private final Map<HttpRoute, List<Meter>> routes = new ConcurrentHashMap<>();
 
@@ -105,11 +103,10 @@ public final class HttpPoolMeterBinder implements MeterBinder {
 
 		private final Timer tlsHandshake;
 
-		MeterListener(MeterRegistry registry, Tags tags, PoolingHttpClientConnectionManager manager, int maxRoutes) {
+		MeterListener(MeterRegistry registry, Tags tags, PoolingHttpClientConnectionManager manager) {
 			this.registry = registry;
 			this.tags = tags;
 			this.manager = manager;
-			this.maxRoutes = maxRoutes;
 			for (LeaseOutcome outcome : LeaseOutcome.values()) {
 				this.leases[outcome.ordinal()] = timer("lease", "Time callers waited to lease a connection from the"
 						+ " pool, every lease counted (queued or not), by outcome: acquired, timeout (pool exhausted),"
@@ -149,7 +146,7 @@ public final class HttpPoolMeterBinder implements MeterBinder {
 		@Override
 		public void leaseEnded(HttpRoute route, long waitNanos, LeaseOutcome outcome) {
 			this.leases[outcome.ordinal()].record(waitNanos, TimeUnit.NANOSECONDS);
-			if (this.maxRoutes > 0 && !this.routes.containsKey(route)) {
+			if (HttpPoolMeterBinder.this.maxRoutes > 0 && !this.routes.containsKey(route)) {
 				track(route);
 			}
 		}
@@ -159,9 +156,9 @@ public final class HttpPoolMeterBinder implements MeterBinder {
 				if (this.routes.containsKey(route)) {
 					return;
 				}
-				if (this.routes.size() >= this.maxRoutes) {
+				if (this.routes.size() >= HttpPoolMeterBinder.this.maxRoutes) {
 					routesRetained(this.manager.getRoutes());
-					if (this.routes.size() >= this.maxRoutes) {
+					if (this.routes.size() >= HttpPoolMeterBinder.this.maxRoutes) {
 						return;
 					}
 				}

@@ -95,12 +95,10 @@ final class ConnectionPreOpener {
 		List<ConnectionEndpoint> endpoints = lease(route,
 				Math.min(wanted, stats.getAvailable() + Math.max(0, Math.min(routeRoom, free))), deadlineNanos);
 		TimeValue keepAliveValue = TimeValue.ofMilliseconds(keepAlive.toMillis());
-		int alreadyOpen = 0;
 		List<CompletableFuture<@Nullable Throwable>> connects = new ArrayList<>();
 		AtomicLong lastConnect = new AtomicLong(start);
 		for (ConnectionEndpoint endpoint : endpoints) {
 			if (endpoint.isConnected() && !replaceOpen) {
-				alreadyOpen++;
 				release(endpoint, keepAliveValue);
 				continue;
 			}
@@ -111,7 +109,7 @@ final class ConnectionPreOpener {
 				return failure;
 			}, executor));
 		}
-		int open = alreadyOpen;
+		int alreadyOpen = endpoints.size() - connects.size();
 		return (deadline) -> {
 			try {
 				CompletableFuture.allOf(connects.toArray(CompletableFuture[]::new))
@@ -130,7 +128,7 @@ final class ConnectionPreOpener {
 			int opened = (int) done.stream().filter(Objects::isNull).count();
 			int stillConnecting = connects.size() - done.size();
 			long end = (stillConnecting > 0) ? System.nanoTime() : lastConnect.get();
-			return new Result(new WarmupOutcome.Connections(wanted, opened, open, Duration.ofNanos(end - start)),
+			return new Result(new WarmupOutcome.Connections(wanted, opened, alreadyOpen, Duration.ofNanos(end - start)),
 					stillConnecting, wanted - endpoints.size(), null,
 					done.stream().filter(Objects::nonNull).findFirst().orElse(null));
 		};
