@@ -46,8 +46,6 @@ public final class PoolAdvisor implements PoolListener {
 
 	private final String propertyPrefix;
 
-	private final long slotNanos;
-
 	private final long originNanos;
 
 	private final Map<HttpRoute, RouteWindow> routes = new ConcurrentHashMap<>();
@@ -71,7 +69,6 @@ public final class PoolAdvisor implements PoolListener {
 		this.limitProperty = limitProperty;
 		this.unboundedPendingProperty = unboundedPendingProperty;
 		this.propertyPrefix = propertyPrefix;
-		this.slotNanos = Math.max(1, settings.window().toNanos() / RouteWindow.SLOTS);
 		this.originNanos = System.nanoTime();
 		this.lastSampleNanos = this.originNanos;
 		this.snapshots[0] = snapshot(0);
@@ -115,7 +112,7 @@ public final class PoolAdvisor implements PoolListener {
 
 	void sample() {
 		long now = System.nanoTime();
-		long index = (now - this.originNanos) / this.slotNanos;
+		long index = (now - this.originNanos) / Math.max(1, this.settings.window().toNanos() / RouteWindow.SLOTS);
 		long sinceLast = now - this.lastSampleNanos;
 		this.lastSampleNanos = now;
 		this.tick++;

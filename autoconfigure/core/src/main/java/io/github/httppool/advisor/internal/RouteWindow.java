@@ -1,5 +1,6 @@
 package io.github.httppool.advisor.internal;
 
+import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -27,9 +28,7 @@ final class RouteWindow {
 	long warnedAtNanos;
 
 	RouteWindow(long slotIndex) {
-		for (int i = 0; i < SLOTS; i++) {
-			this.slots[i] = new Slot();
-		}
+		Arrays.setAll(this.slots, (i) -> new Slot());
 		this.current = this.slots[(int) (slotIndex % SLOTS)];
 		this.current.index = slotIndex;
 	}

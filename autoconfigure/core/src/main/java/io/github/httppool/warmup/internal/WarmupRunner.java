@@ -31,6 +31,7 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.core.NestedExceptionUtils;
 import org.springframework.http.HttpMethod;
 import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
+import org.springframework.util.StringUtils;
 import org.springframework.web.client.RestClient;
 
 /** The {@link HttpPoolWarmer}: awaits the rehearsal, pre-opens every pool's connections, sends the requests. */
@@ -207,9 +208,8 @@ public final class WarmupRunner implements HttpPoolWarmer {
 	}
 
 	private static String text(Throwable failure) {
-		String message = failure.getMessage();
 		String type = failure.getClass().getSimpleName();
-		return (message != null && !message.isBlank()) ? type + ": " + message : type;
+		return StringUtils.hasText(failure.getMessage()) ? type + ": " + failure.getMessage() : type;
 	}
 
 	// A duration as configured: 5s, 700ms.
