@@ -96,14 +96,10 @@ final class Rehearsal {
 			return;
 		}
 		try {
-			if (step == 0) {
-				get(client, "items/{id}", i).accept(MediaType.APPLICATION_JSON).retrieve().body(Item.class);
-			}
-			else if (step == 1) {
-				post(client, ITEM, Item.class);
-			}
-			else {
-				roundTrip(client, step - 3);
+			switch (step) {
+				case 0 -> get(client, "items/{id}", i).accept(MediaType.APPLICATION_JSON).retrieve().body(Item.class);
+				case 1 -> post(client, ITEM, Item.class);
+				default -> roundTrip(client, step - 3);
 			}
 		}
 		catch (RestClientException ex) {

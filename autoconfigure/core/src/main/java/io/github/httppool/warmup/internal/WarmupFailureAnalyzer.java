@@ -1,5 +1,7 @@
 package io.github.httppool.warmup.internal;
 
+import java.util.stream.Collectors;
+
 import io.github.httppool.warmup.WarmupFailedException;
 
 import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
@@ -10,15 +12,12 @@ class WarmupFailureAnalyzer extends AbstractFailureAnalyzer<WarmupFailedExceptio
 
 	@Override
 	protected FailureAnalysis analyze(Throwable rootFailure, WarmupFailedException cause) {
-		StringBuilder description = new StringBuilder("The warm-up of HTTP pool '")
-			.append(cause.getOutcome().pool())
-			.append("' failed and ")
-			.append(cause.getProperty())
-			.append(" is true:\n");
-		cause.getOutcome().failures().forEach((failure) -> description.append("\n    ").append(failure));
+		String description = "The warm-up of HTTP pool '" + cause.getOutcome().pool() + "' failed and "
+				+ cause.getProperty() + " is true:\n"
+				+ cause.getOutcome().failures().stream().map((failure) -> "\n    " + failure).collect(Collectors.joining());
 		String action = "Make the target reachable (check its URL, DNS, the network and TLS trust), or set "
 				+ cause.getProperty() + "=false to start without a warm connection.";
-		return new FailureAnalysis(description.toString(), action, cause);
+		return new FailureAnalysis(description, action, cause);
 	}
 
 }
