@@ -26,14 +26,8 @@ import org.springframework.boot.http.client.HttpClientSettings;
 import org.springframework.boot.ssl.SslBundle;
 
 /**
- * The effective settings of one client, made by {@link SettingsResolver}: its own
- * {@code http.pool} settings, for a named client the rest inherited from
- * {@code http.pool}, then Spring Boot's {@code spring.http.clients.*} settings (the
- * baseline), then the defaults. Where a component is {@code @Nullable}, {@code null}
- * means unset or off; {@code configuredResponseTimeout} is {@code null} to leave the
- * socket timeout to the pool's {@code SocketConfig}. The routes are in the order they
- * are checked: URL keys first, each completed by the bare host key that matches it too,
- * then bare host names.
+ * The effective settings of one client, made by {@link SettingsResolver}; {@code null}
+ * means unset or off, and the routes are in the order they are checked.
  */
 public record ClientSettings(String name, HttpClientSettings baseline, @Nullable String baseUrl,
 		Map<String, List<String>> defaultHeaders, List<String> serviceGroups, int maxTotal, int maxPerRoute,
@@ -45,25 +39,18 @@ public record ClientSettings(String name, HttpClientSettings baseline, @Nullable
 		@Nullable String sslBundleName, @Nullable SslBundle sslBundle, @Nullable Proxy proxy, Warmup warmup,
 		Map<RouteKey, Route> routes) {
 
-	/**
-	 * Resolve the settings of a client on its own, unchecked and without SSL bundles.
-	 */
+	/** Resolve the settings of a client on its own, unchecked and without SSL bundles. */
 	public static ClientSettings resolve(String name, HttpPoolClientProperties properties,
 			HttpClientSettings baseline) {
 		return new SettingsResolver(List.of(), baseline, null).resolve(name, properties, null);
 	}
 
-	/**
-	 * Return the prefix of the client's properties, ending with a dot.
-	 */
+	/** Return the prefix of the client's properties, ending with a dot. */
 	public String propertyPrefix() {
 		return HttpPoolSettings.prefix(this.name);
 	}
 
-	/**
-	 * Return the {@code max-connections} of the first matching route that sets one, else
-	 * {@code max-per-route}.
-	 */
+	/** Return the {@code max-connections} of the first matching route, else {@code max-per-route}. */
 	public int maxConnections(HttpHost target) {
 		Integer max = routeValue(target, Route::maxConnections);
 		return (max != null) ? max : this.maxPerRoute;
@@ -73,10 +60,7 @@ public record ClientSettings(String name, HttpClientSettings baseline, @Nullable
 		return routeProperty(target, Route::maxConnections, "max-connections", "max-per-route");
 	}
 
-	/**
-	 * Return the {@code max-pending-leases} of the first matching route that sets one,
-	 * else the client's; {@link PendingLeaseLimiter#UNBOUNDED} for none.
-	 */
+	/** Return the {@code max-pending-leases} of the first matching route, else the client's. */
 	public int maxPendingLeases(HttpHost target) {
 		Integer max = routeValue(target, Route::maxPendingLeases);
 		return (max == null) ? this.maxPendingLeases : unbounded(max);
@@ -122,9 +106,7 @@ public record ClientSettings(String name, HttpClientSettings baseline, @Nullable
 		return propertyPrefix() + "routes[" + text + "]." + routeName;
 	}
 
-	/**
-	 * Return the SSL bundles of the routes that name one, in the order they are checked.
-	 */
+	/** Return the SSL bundles of the routes that name one, in the order they are checked. */
 	public Map<RouteKey, SslBundle> routeSslBundles() {
 		return routeValues(Route::sslBundle);
 	}
@@ -140,18 +122,13 @@ public record ClientSettings(String name, HttpClientSettings baseline, @Nullable
 		return values;
 	}
 
-	/**
-	 * Return the keep-alive of the first matching route that caps it, else the client's.
-	 */
+	/** Return the keep-alive of the first matching route that caps it, else the client's. */
 	public KeepAlive keepAlive(HttpHost target) {
 		Duration max = routeValue(target, Route::keepAliveMaxTimeout);
 		return (max != null) ? this.keepAlive.cappedAt(max) : this.keepAlive;
 	}
 
-	/**
-	 * Return whether the client names an SSL bundle or has an https base URL, route key
-	 * or warm-up target.
-	 */
+	/** Return whether the client names an SSL bundle or calls an https URL. */
 	public boolean callsHttps() {
 		return this.sslBundleName != null
 				|| (this.baseUrl != null && this.baseUrl.regionMatches(true, 0, "https://", 0, 8))
@@ -159,10 +136,7 @@ public record ClientSettings(String name, HttpClientSettings baseline, @Nullable
 				|| this.warmup.targets().stream().anyMatch((target) -> "https".equals(target.url().getScheme()));
 	}
 
-	/**
-	 * Return the configured proxy's route planner, else one that follows the JVM's proxy
-	 * settings, as the client's HttpClient does.
-	 */
+	/** Return the configured proxy's route planner, else one that follows the JVM's. */
 	public HttpRoutePlanner routePlanner() {
 		if (this.proxy != null) {
 			return new ConfiguredProxyRoutePlanner(this.proxy.host(), this.proxy.nonProxyHosts());
@@ -170,10 +144,7 @@ public record ClientSettings(String name, HttpClientSettings baseline, @Nullable
 		return new SystemDefaultRoutePlanner(DefaultSchemePortResolver.INSTANCE, ProxySelector.getDefault());
 	}
 
-	/**
-	 * Return the settings as the actuator endpoint shows them: no credentials, no header
-	 * values.
-	 */
+	/** Return the settings as the actuator endpoint shows them: no credentials, no headers. */
 	public Map<String, Object> effectiveSettings() {
 		Map<String, Object> settings = new LinkedHashMap<>();
 		settings.put("maxTotal", this.maxTotal);
@@ -215,11 +186,7 @@ public record ClientSettings(String name, HttpClientSettings baseline, @Nullable
 		return "ClientSettings[" + this.name + "]";
 	}
 
-	/**
-	 * How long an idle connection is kept: {@code defaultTimeout} when the server
-	 * announces nothing, at most {@code maxTimeout}, and {@code safetyMargin} earlier than
-	 * the server announces.
-	 */
+	/** How long an idle connection is kept. */
 	public record KeepAlive(Duration defaultTimeout, Duration maxTimeout, Duration safetyMargin) {
 
 		KeepAlive cappedAt(Duration max) {
@@ -229,38 +196,28 @@ public record ClientSettings(String name, HttpClientSettings baseline, @Nullable
 
 	}
 
-	/**
-	 * Retries of requests that failed to connect.
-	 */
+	/** Retries of requests that failed to connect. */
 	public record Retry(int maxRetries, boolean nonIdempotent) {
 
 	}
 
-	/**
-	 * The HTTP proxy the client's requests go through.
-	 */
+	/** The HTTP proxy the client's requests go through. */
 	public record Proxy(HttpHost host, List<String> nonProxyHosts, @Nullable UsernamePasswordCredentials credentials) {
 
 	}
 
-	/**
-	 * Warm-up settings of a client; the targets are those with a valid URL.
-	 */
+	/** Warm-up settings of a client; the targets are those with a valid URL. */
 	public record Warmup(boolean enabled, Duration budget, boolean failOnError, @Nullable Rehearsal rehearsal,
 			Duration keepWarmInterval, List<WarmupTarget> targets) {
 
 	}
 
-	/**
-	 * What the warm-up's rehearsal covers for a client.
-	 */
+	/** What the warm-up's rehearsal covers for a client. */
 	public record Rehearsal(int requests, List<Class<?>> types) {
 
 	}
 
-	/**
-	 * The settings of one upstream, {@code null} where the client's apply.
-	 */
+	/** The settings of one upstream, {@code null} where the client's apply. */
 	public record Route(String key, @Nullable Integer maxConnections, @Nullable Integer maxPendingLeases,
 			@Nullable Duration connectTimeout, @Nullable Duration responseTimeout, @Nullable Duration callTimeout,
 			@Nullable Duration timeToLive, @Nullable Duration keepAliveMaxTimeout, @Nullable SslBundle sslBundle) {

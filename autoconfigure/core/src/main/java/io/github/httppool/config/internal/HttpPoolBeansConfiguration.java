@@ -15,8 +15,7 @@ import org.springframework.context.annotation.Import;
 import org.springframework.core.env.Environment;
 
 /**
- * The beans of the pools that every Spring Boot generation's auto-configuration imports,
- * made with its {@link HttpPoolFactory}.
+ * The beans of the pools that every Spring Boot generation's auto-configuration imports.
  */
 @Configuration(proxyBeanMethods = false)
 @Import({ HttpPoolBeansConfiguration.ConnectionManagerConfiguration.class,
@@ -72,17 +71,13 @@ public class HttpPoolBeansConfiguration {
 	}
 
 	/**
-	 * The connection manager bean the application defined, used for the default client's
-	 * pool. The starter's own manager and client are no beans, so that
-	 * auto-configurations conditional on these types (OpenFeign's, for example) keep
-	 * theirs.
+	 * The application's connection manager bean, for the default client's pool; the
+	 * starter's are no beans, so that auto-configurations conditional on them keep theirs.
 	 */
 	record ApplicationConnectionManager(PoolingHttpClientConnectionManager connectionManager) {
 	}
 
-	/**
-	 * The HTTP client bean the application defined, used for the default client's pool.
-	 */
+	/** The application's HTTP client bean, for the default client's pool. */
 	record ApplicationHttpClient(CloseableHttpClient httpClient) {
 	}
 

@@ -8,9 +8,7 @@ import org.apache.hc.client5.http.impl.classic.HttpClientBuilder;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuilder;
 
 /**
- * The application's {@link HttpPoolConnectionManagerCustomizer} and
- * {@link HttpPoolHttpClientCustomizer} beans, in order, and Spring Boot's request factory
- * builder customizers, which apply first.
+ * The starter's customizer beans of the application, in order, and Spring Boot's.
  */
 public record HttpPoolBuilderCustomizers(List<HttpPoolConnectionManagerCustomizer> connectionManager,
 		List<HttpPoolHttpClientCustomizer> httpClient, SpringBootBuilderCustomizations springBoot) {
@@ -23,10 +21,7 @@ public record HttpPoolBuilderCustomizers(List<HttpPoolConnectionManagerCustomize
 		httpClient = List.copyOf(httpClient);
 	}
 
-	/**
-	 * Return whether a customizer bean of the starter's or Spring Boot's may customize the
-	 * HTTP client builder.
-	 */
+	/** Return whether a customizer bean may customize the HTTP client builder. */
 	boolean customizeHttpClient() {
 		return !this.httpClient.isEmpty() || !this.springBoot.names().isEmpty();
 	}

@@ -40,9 +40,8 @@ import org.springframework.boot.ssl.SslBundles;
 import org.springframework.boot.ssl.SslOptions;
 
 /**
- * Creates complete {@link HttpPool pools} from a client's {@link ClientSettings}: those
- * of the clients, those for another SSL bundle or address filter and the warm-up
- * rehearsal's throw-away pool.
+ * Creates {@link HttpPool pools} from a client's {@link ClientSettings}: the clients',
+ * their variants for another SSL bundle or address filter and the rehearsal's.
  */
 public final class HttpPoolFactory {
 
@@ -83,10 +82,7 @@ public final class HttpPoolFactory {
 		return this.sslBundles;
 	}
 
-	/**
-	 * Create the pool of every client; the default client's on the application's own
-	 * connection manager or HTTP client where given.
-	 */
+	/** Create the pool of every client, the default client's on the application's manager or client. */
 	public HttpPools createPools(HttpPoolSettings clients,
 			@Nullable PoolingHttpClientConnectionManager connectionManager, @Nullable CloseableHttpClient httpClient) {
 		HttpPools pools = new HttpPools();
@@ -99,9 +95,8 @@ public final class HttpPoolFactory {
 	}
 
 	/**
-	 * Create the pool of a client. Connections to a route with an SSL bundle of its own
-	 * are made with that bundle, the others with the client's; when Spring Boot reloads
-	 * one of them, the pool retires the connections made with the old material.
+	 * Create the pool of a client, with each route's SSL bundle, else the client's; a
+	 * reload of a bundle retires the connections made with the old material.
 	 */
 	HttpPool create(ClientSettings client, @Nullable PoolingHttpClientConnectionManager connectionManager,
 			@Nullable CloseableHttpClient httpClient) {
@@ -156,18 +151,13 @@ public final class HttpPoolFactory {
 		}
 	}
 
-	/**
-	 * Create a pool with the settings of a client but connections of its own kind.
-	 */
+	/** Create a pool with the settings of a client but connections of its own kind. */
 	HttpPool create(String name, ClientSettings client, @Nullable SslBundle sslBundle, @Nullable TlsSocketStrategy tls,
 			@Nullable Predicate<InetAddress> addressFilter) {
 		return build(name, client, tls, addressFilter, null).pool(this.customizers, sslBundle, null);
 	}
 
-	/**
-	 * Start a pool's build on the application's DNS resolver, else the JVM's, behind the
-	 * address filter if there is one.
-	 */
+	/** Start a pool's build on the application's DNS resolver, else the JVM's, behind any address filter. */
 	private PoolClientBuild build(String name, ClientSettings client, @Nullable TlsSocketStrategy tls,
 			@Nullable Predicate<InetAddress> addressFilter,
 			@Nullable PoolingHttpClientConnectionManager applicationManager) {
@@ -184,10 +174,7 @@ public final class HttpPoolFactory {
 				new DefaultHostnameVerifier());
 	}
 
-	/**
-	 * On a reload of the bundle, retire the existing connections; calls in flight finish
-	 * on theirs.
-	 */
+	/** On a reload of the bundle, retire the existing connections. */
 	private void reloadOnUpdate(HttpPool pool, SslBundle sslBundle, ReloadableTlsSocketStrategy tls) {
 		String bundleName = bundleName(sslBundle);
 		if (bundleName == null || this.sslBundles == null) {
@@ -201,9 +188,7 @@ public final class HttpPoolFactory {
 		});
 	}
 
-	/**
-	 * Return the name Spring Boot knows a bundle by, or {@code null}.
-	 */
+	/** Return the name Spring Boot knows a bundle by, or {@code null}. */
 	@Nullable String bundleName(SslBundle sslBundle) {
 		if (this.sslBundles != null) {
 			for (String candidate : this.sslBundles.getBundleNames()) {
@@ -215,19 +200,12 @@ public final class HttpPoolFactory {
 		return null;
 	}
 
-	/**
-	 * Return the request factories of a client: on its pool, or on another pool with its
-	 * settings for settings that need other connections.
-	 */
+	/** Return the request factories of a client, on its pool or on a variant. */
 	PooledRequestFactories requestFactories(HttpPool pool, ClientSettings client, HttpPools pools) {
 		return new PooledRequestFactories(this.baseline, new Selector(client, pool, pools));
 	}
 
-	/**
-	 * Chooses the pooled client for a set of {@link HttpClientSettings}: the client's own
-	 * pool when they need the same connections, otherwise a variant pool for the other SSL
-	 * bundle or address filter instance, created once and kept in {@link HttpPools}.
-	 */
+	/** Chooses the client's own pool or a variant for a set of {@link HttpClientSettings}. */
 	private final class Selector implements Function<HttpClientSettings, HttpClient> {
 
 		private final ClientSettings client;
@@ -259,10 +237,7 @@ public final class HttpPoolFactory {
 				.httpClient();
 		}
 
-		/**
-		 * Return the pool name of a variant. Bundles are told apart by identity, so that
-		 * two bundles (or a bundle and its reloaded successor) never share a pool.
-		 */
+		/** Return the pool name of a variant, telling bundles and filters apart by identity. */
 		private synchronized String variantName(@Nullable SslBundle sslBundle,
 				@Nullable Predicate<InetAddress> addressFilter) {
 			for (Variant variant : this.variants) {

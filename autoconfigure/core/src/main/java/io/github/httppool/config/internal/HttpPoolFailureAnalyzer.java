@@ -7,9 +7,7 @@ import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.diagnostics.FailureAnalyzer;
 
 /**
- * Reports the start-up failures of the starter's configuration without a stack trace:
- * invalid properties, Spring Boot customizers the pools cannot apply and a Spring Boot
- * generation the starter is not made for.
+ * Reports the start-up failures of the starter's configuration without a stack trace.
  */
 class HttpPoolFailureAnalyzer implements FailureAnalyzer {
 

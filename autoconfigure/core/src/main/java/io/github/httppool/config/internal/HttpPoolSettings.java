@@ -22,9 +22,7 @@ import org.springframework.core.env.Environment;
 import org.springframework.util.ClassUtils;
 
 /**
- * The effective settings of every configured client: the default client
- * ({@code http.pool}) first, then each named client ({@code http.pool.clients.<name>})
- * with every value it does not set inherited from {@code http.pool}.
+ * The effective settings of every configured client, the default client first.
  *
  * @since 0.1.0
  */
@@ -45,9 +43,8 @@ public final class HttpPoolSettings {
 	}
 
 	/**
-	 * Resolve and check the settings of every client, after checking that no
-	 * {@code http.pool} property is unknown, and log a warning for every setting that
-	 * gives up a safety the defaults keep.
+	 * Resolve and check the settings of every client, and log a warning for every setting
+	 * that gives up a safety the defaults keep.
 	 * @throws InvalidHttpPoolPropertyException naming every invalid or unknown setting
 	 */
 	public static HttpPoolSettings create(HttpPoolProperties properties, Environment environment,
@@ -64,10 +61,7 @@ public final class HttpPoolSettings {
 		return settings;
 	}
 
-	/**
-	 * Resolve the settings of every client, the default client first, unchecked and
-	 * without SSL bundles, for reading them before the application's context exists.
-	 */
+	/** Resolve the settings of every client, unchecked and without SSL bundles. */
 	public static List<ClientSettings> resolveUnchecked(HttpPoolProperties properties, HttpClientSettings baseline) {
 		return List.copyOf(resolve(properties, new SettingsResolver(List.of(), baseline, null)).values());
 	}
@@ -85,10 +79,7 @@ public final class HttpPoolSettings {
 		return clients;
 	}
 
-	/**
-	 * Return the property prefix of a client, ending with a dot; a name that is not
-	 * lower-case letters, digits and dashes is put in brackets.
-	 */
+	/** Return the property prefix of a client, ending with a dot, an unusual name in brackets. */
 	public static String prefix(String name) {
 		if (HttpPoolProperties.DEFAULT_CLIENT.equals(name)) {
 			return "http.pool.";
@@ -97,9 +88,7 @@ public final class HttpPoolSettings {
 				: "http.pool.clients[" + name + "].";
 	}
 
-	/**
-	 * Return the names of all clients, the default client first.
-	 */
+	/** Return the names of all clients, the default client first. */
 	public Set<String> names() {
 		return this.clients.keySet();
 	}
@@ -119,9 +108,8 @@ public final class HttpPoolSettings {
 	}
 
 	/**
-	 * Return a warning for every valid setting that gives up a safety the defaults keep.
-	 * A named client is warned about only where it differs from the default client, so
-	 * that an inherited setting is reported once.
+	 * Return a warning for every setting that gives up a safety the defaults keep, for a
+	 * named client only where it differs from the default client.
 	 */
 	List<String> warnings() {
 		List<String> warnings = new ArrayList<>();

@@ -1,7 +1,6 @@
 package io.github.httppool.config.internal;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
 
@@ -11,35 +10,24 @@ import io.github.httppool.config.HttpPoolClientProperties.ReusePolicy;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Merges a client's properties with those it inherits: its own, else those of
- * {@code http.pool} for a named client, else the defaults, written here and nowhere else.
+ * Merges a client's properties with those of {@code http.pool} for a named client, then
+ * the defaults, written here and nowhere else.
  */
 public final class Inheritance {
 
-	/**
-	 * The default {@code warmup.budget}.
-	 */
+	/** The default {@code warmup.budget}. */
 	public static final Duration WARMUP_BUDGET = Duration.ofSeconds(5);
 
-	/**
-	 * The defaults the javadoc of {@link HttpPoolClientProperties} states.
-	 */
+	/** The defaults the javadoc of {@link HttpPoolClientProperties} states. */
 	static final HttpPoolClientProperties DEFAULTS = defaults();
 
 	private Inheritance() {
 	}
 
-	/**
-	 * Return new properties with every value set, the bound ones left unchanged;
-	 * {@code inherited} is {@code null} for the default client.
-	 */
+	/** Return new properties with every value set; no {@code inherited} for the default client. */
 	static HttpPoolClientProperties merge(HttpPoolClientProperties own, @Nullable HttpPoolClientProperties inherited) {
-		List<HttpPoolClientProperties> layers = new ArrayList<>();
-		layers.add(own);
-		if (inherited != null) {
-			layers.add(inherited);
-		}
-		layers.add(DEFAULTS);
+		List<HttpPoolClientProperties> layers = (inherited != null) ? List.of(own, inherited, DEFAULTS)
+				: List.of(own, DEFAULTS);
 		HttpPoolClientProperties merged = new HttpPoolClientProperties();
 		merged.setBaseUrl(first(layers, HttpPoolClientProperties::getBaseUrl));
 		for (int i = layers.size() - 1; i >= 0; i--) {

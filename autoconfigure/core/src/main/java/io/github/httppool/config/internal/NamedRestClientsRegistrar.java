@@ -18,9 +18,8 @@ import org.springframework.core.type.AnnotationMetadata;
 import org.springframework.web.client.RestClient;
 
 /**
- * Registers a {@link RestClient} bean {@code <name>RestClient} per named client,
- * qualified by the client name and no default candidate, so that an unqualified
- * {@code RestClient} injection point gets the default client.
+ * Registers a {@link RestClient} bean {@code <name>RestClient} per named client, qualified
+ * by the client name and no default candidate.
  */
 public class NamedRestClientsRegistrar implements ImportBeanDefinitionRegistrar, EnvironmentAware {
 

@@ -56,16 +56,9 @@ import org.springframework.http.client.HttpComponentsClientHttpRequestFactory;
 
 /**
  * Builds one pool's connection manager and HTTP client with Spring Boot's HttpComponents
- * builder, mapping the client's {@link ClientSettings} onto HttpClient's configuration
- * objects: the starter's settings first, then the application's
- * {@code ClientHttpRequestFactoryBuilderCustomizer} beans, then the starter's customizer
- * beans. The pool's connection manager is built from the builder all of them configured;
- * the one Spring Boot builds stays unused.
- * <p>
- * Connection state tracking is off: each route has one TLS identity and the pool keeps
- * connections by route, so a mutual-TLS connection serves only its own upstream (and
- * HttpClient would otherwise never reuse one). The client keeps no cookies: it serves
- * every caller; request factories that opt in bring stores of their own.
+ * builder: the client's {@link ClientSettings} first, then Spring Boot's builder
+ * customizers, then the starter's customizer beans. Connection state tracking is off, as
+ * the pool keeps connections by route, and the client keeps no cookies.
  */
 public final class PoolClientBuild {
 
@@ -106,10 +99,7 @@ public final class PoolClientBuild {
 		this.connectionManager = applicationManager;
 	}
 
-	/**
-	 * Build the pool; {@code sslBundle} is given to Spring Boot's TLS socket strategy
-	 * factory.
-	 */
+	/** Build the pool; {@code sslBundle} is given to Spring Boot's TLS socket strategy factory. */
 	HttpPool pool(HttpPoolBuilderCustomizers customizers, @Nullable SslBundle sslBundle,
 			@Nullable CloseableHttpClient applicationClient) {
 		boolean applicationManager = this.connectionManager != null;
@@ -169,19 +159,12 @@ public final class PoolClientBuild {
 		return this.connectionManager;
 	}
 
-	/**
-	 * Return whether a Spring Boot customizer's TLS socket strategy factory, not the
-	 * starter's, makes the TLS connections.
-	 */
+	/** Return whether a Spring Boot customizer's TLS socket strategy factory makes the TLS connections. */
 	boolean applicationTls() {
 		return this.bootTls && !this.starterTls;
 	}
 
-	/**
-	 * Return the connection settings of routes without an override. The socket timeout is
-	 * set only where a response timeout is configured, so that an application's
-	 * {@code SocketConfig} set through a connection manager customizer takes effect.
-	 */
+	/** Return the connection settings of routes without an override, a socket timeout only where configured. */
 	static ConnectionConfig connectionConfig(ClientSettings client) {
 		Duration responseTimeout = client.configuredResponseTimeout();
 		return ConnectionConfig.custom()
@@ -254,10 +237,9 @@ public final class PoolClientBuild {
 
 	private PoolingHttpClientConnectionManager build(PoolingHttpClientConnectionManagerBuilder builder) {
 		PoolingHttpClientConnectionManager manager = builder.build();
-		ClientSettings client = this.client;
-		client.routes().keySet().forEach((key) -> key.directRoutes().forEach((direct) -> {
-			int max = client.maxConnections(direct.getTargetHost());
-			if (max != client.maxPerRoute()) {
+		this.client.routes().keySet().forEach((key) -> key.directRoutes().forEach((direct) -> {
+			int max = this.client.maxConnections(direct.getTargetHost());
+			if (max != this.client.maxPerRoute()) {
 				manager.setMaxPerRoute(direct, max);
 			}
 		}));
@@ -265,11 +247,8 @@ public final class PoolClientBuild {
 	}
 
 	/**
-	 * Lease through the monitor, which times and tracks leases and explains pool
-	 * timeouts. Without a configured proxy, the JVM's proxy settings apply through a
-	 * route planner that keeps the answer per host, unless application code customizes
-	 * the builder (its proxy or route planner then applies as HttpClient applies it). With
-	 * neither, the protocol step defers authentication to the first challenge.
+	 * Lease through the monitor; without a configured proxy and application customizers,
+	 * the JVM's proxy settings apply per host and authentication waits for a challenge.
 	 */
 	private void configure(HttpClientBuilder builder, boolean applicationCustomizes) {
 		PoolingHttpClientConnectionManager pool = connectionManager();
@@ -336,10 +315,7 @@ public final class PoolClientBuild {
 				keepAlive.safetyMargin(), this.serverKeepAlives);
 	}
 
-	/**
-	 * Return the handler that enforces {@code call-timeout}, or {@code null} where no
-	 * route and not the client sets one.
-	 */
+	/** Return the handler that enforces {@code call-timeout}, or {@code null} where none is set. */
 	private @Nullable CallDeadlineHandler callDeadlines() {
 		Duration callTimeout = this.client.callTimeout();
 		Map<RouteKey, Duration> overrides = this.client.routeValues(ClientSettings.Route::callTimeout);

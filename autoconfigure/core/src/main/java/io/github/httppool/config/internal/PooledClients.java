@@ -15,8 +15,7 @@ import org.springframework.boot.http.client.HttpClientSettings;
 import org.springframework.web.client.RestClient;
 
 /**
- * The request factories and {@link RestClient.Builder}s on the pool of each client, as
- * every Spring Boot generation hands them out.
+ * The request factories and {@link RestClient.Builder}s on the pool of each client.
  */
 public final class PooledClients {
 
@@ -61,10 +60,7 @@ public final class PooledClients {
 		});
 	}
 
-	/**
-	 * Return a new builder on the client's pool, with the application's customizations,
-	 * the client's base URL and default headers.
-	 */
+	/** Return a new builder on the client's pool, customized, with its base URL and default headers. */
 	public RestClient.Builder restClientBuilder(String client) {
 		ClientSettings settings = this.clients.client(client);
 		RestClient.Builder builder = RestClient.builder();
@@ -80,17 +76,12 @@ public final class PooledClients {
 		return builder;
 	}
 
-	/**
-	 * Return the factory of the warm-up rehearsal's throw-away clients, made as these are.
-	 */
+	/** Return the factory of the warm-up rehearsal's throw-away clients, made as these are. */
 	public RehearsalRun.ClientFactory rehearsalClients() {
 		return new RehearsalClients(baseline(), this.restClientCustomizers.get());
 	}
 
-	/**
-	 * Return the factory of the rehearsal's clients before the application's context
-	 * exists: Spring Boot's default settings, no customization.
-	 */
+	/** Return the factory of the rehearsal's clients before the context exists, with defaults. */
 	public static RehearsalRun.ClientFactory earlyRehearsalClients() {
 		return new RehearsalClients(SpringBootHttpClientFeatures.defaults(), List.of());
 	}

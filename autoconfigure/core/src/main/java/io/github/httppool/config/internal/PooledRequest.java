@@ -13,11 +13,9 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpMethod;
 
 /**
- * A request that answers {@link #getUri()} with the URI it was created for, until its
- * target changes, instead of parsing a new one: Spring's client observation asks for the
- * URI of every request. Only URIs that HttpClient would give back unchanged are kept.
- * It holds what cancels it (the lease, then the exchange) in one field, without the
- * allocation of {@link HttpUriRequestBase}'s marked reference at every change.
+ * A request that answers {@link #getUri()} with the URI it was created for until its
+ * target changes, instead of parsing a new one for each observation, and holds what
+ * cancels it in one field, without allocating at each change.
  */
 final class PooledRequest extends HttpUriRequestBase {
 
@@ -44,10 +42,7 @@ final class PooledRequest extends HttpUriRequestBase {
 		this.uri = uri;
 	}
 
-	/**
-	 * Create a request that keeps its URI, or return {@code null} for HttpClient's own
-	 * request class: for another method, or a URI that it would give back in another form.
-	 */
+	/** Create a request that keeps its URI, or {@code null} where HttpClient's own class must be used. */
 	static @Nullable PooledRequest of(HttpMethod method, URI uri) {
 		if (!isPlain(method) || uri.getScheme() == null || uri.getHost() == null || uri.getRawUserInfo() != null
 				|| uri.getRawFragment() != null || uri.getRawPath() == null || !uri.getRawPath().startsWith("/")) {

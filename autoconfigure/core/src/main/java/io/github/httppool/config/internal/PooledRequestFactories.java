@@ -23,14 +23,8 @@ import org.springframework.http.HttpMethod;
 import org.springframework.http.client.HttpComponentsClientHttpRequestFactory;
 
 /**
- * Creates request factories that share the managed pools, where Spring Boot's own
- * builder creates a new HttpClient and pool on every build.
- * <p>
- * Settings that differ from the baseline the pools were made for and can be applied per
- * request (connect and read timeouts, redirects, cookie handling) are applied to the
- * request factory alone; settings that need other connections (an SSL bundle, an
- * address filter) go to another pool. A request factory whose settings enable cookie
- * handling keeps cookies in a store of its own; the pooled clients keep none.
+ * Creates request factories that share the managed pools, applying the settings that
+ * differ from the baseline per request, or choosing another pool for other connections.
  */
 public final class PooledRequestFactories {
 
@@ -43,10 +37,7 @@ public final class PooledRequestFactories {
 		this.httpClients = httpClients;
 	}
 
-	/**
-	 * Create a request factory on the pool that the settings ({@code null} for the
-	 * baseline) need.
-	 */
+	/** Create a request factory on the pool that the settings ({@code null} for the baseline) need. */
 	public HttpComponentsClientHttpRequestFactory create(@Nullable HttpClientSettings settings) {
 		HttpClientSettings effective = (settings != null) ? settings : this.baseline;
 		HttpClient httpClient = this.httpClients.apply(effective);
@@ -63,10 +54,7 @@ public final class PooledRequestFactories {
 		return factory;
 	}
 
-	/**
-	 * A request factory on a pooled client, with the settings that differ from the
-	 * baseline applied to each request.
-	 */
+	/** A request factory on a pooled client, with the settings that differ from the baseline. */
 	private static final class PooledClientHttpRequestFactory extends HttpComponentsClientHttpRequestFactory {
 
 		private final @Nullable Duration connectTimeout;

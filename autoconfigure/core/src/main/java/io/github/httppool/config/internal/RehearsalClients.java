@@ -25,8 +25,7 @@ import org.springframework.util.function.ThrowingFunction;
 import org.springframework.web.client.RestClient;
 
 /**
- * Creates the rehearsal's throw-away clients as the managed clients are made, on a pool
- * registered nowhere, observed into registries of their own.
+ * Creates the rehearsal's throw-away clients as the managed clients are made.
  */
 final class RehearsalClients implements RehearsalRun.ClientFactory {
 

@@ -33,27 +33,19 @@ import org.springframework.boot.ssl.SslBundle;
 import org.springframework.boot.ssl.SslBundles;
 
 /**
- * Turns bound {@code http.pool} properties into {@link ClientSettings}, collecting every
- * value that would make the pool wait forever, refuse every request or contradict itself
- * as a problem that names the property as written, the origin of its value (or of the
- * {@code http.pool} value a named client inherited) and the fix.
+ * Turns bound {@code http.pool} properties into {@link ClientSettings}, collecting each
+ * invalid value as a problem that names the property, the origin of its value and the fix.
  */
 final class SettingsResolver {
 
-	/**
-	 * More connections than one JVM can hold open to its upstreams: a typo.
-	 */
+	/** More connections than one JVM can hold open to its upstreams: a typo. */
 	private static final int MAX_CONNECTIONS = 100_000;
 
-	/**
-	 * A longer wait bounds nothing: a typo or an attempt at "forever".
-	 */
+	/** A longer wait bounds nothing: a typo or an attempt at "forever". */
 	private static final Duration MAX_TIMEOUT = Duration.ofDays(1);
 
-	/**
-	 * The evictor walks every pool: running it more often costs more than it saves.
-	 */
-	static final Duration MIN_EVICTION_INTERVAL = Duration.ofMillis(100);
+	/** The evictor walks every pool: running it more often costs more than it saves. */
+	private static final Duration MIN_EVICTION_INTERVAL = Duration.ofMillis(100);
 
 	private static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(5);
 
@@ -78,9 +70,7 @@ final class SettingsResolver {
 		return this.problems;
 	}
 
-	/**
-	 * Check the settings that apply to all clients.
-	 */
+	/** Check the settings that apply to all clients. */
 	void checkShared(HttpPoolProperties properties) {
 		Check check = new Check(HttpPoolSettings.prefix(HttpPoolProperties.DEFAULT_CLIENT));
 		if (properties.getClients().containsKey(HttpPoolProperties.DEFAULT_CLIENT)) {
@@ -118,10 +108,7 @@ final class SettingsResolver {
 		}
 	}
 
-	/**
-	 * Resolve the settings of a client, collecting its problems; {@code inherited} is
-	 * {@code null} for the default client.
-	 */
+	/** Resolve a client's settings, collecting its problems; no {@code inherited} for the default client. */
 	ClientSettings resolve(String name, HttpPoolClientProperties own, @Nullable HttpPoolClientProperties inherited) {
 		HttpPoolClientProperties p = Inheritance.merge(own, inherited);
 		Check check = new Check(HttpPoolSettings.prefix(name));
@@ -130,10 +117,7 @@ final class SettingsResolver {
 		p.getRoutes().forEach((key, route) -> {
 			String bundle = route.getSsl().getBundle();
 			if (bundle != null && !bundle.isBlank()) {
-				SslBundle found = namedBundle(check, "routes[" + key + "].ssl.bundle", bundle);
-				if (found != null) {
-					routeBundles.put(bundle, found);
-				}
+				routeBundles.put(bundle, namedBundle(check, "routes[" + key + "].ssl.bundle", bundle));
 			}
 		});
 		check.client(p);
@@ -191,9 +175,7 @@ final class SettingsResolver {
 				routes);
 	}
 
-	/**
-	 * Return the proxy, {@code null} for none or an invalid one (reported by the checks).
-	 */
+	/** Return the proxy, {@code null} for none or an invalid one (reported by the checks). */
 	private static ClientSettings.@Nullable Proxy proxy(HttpPoolClientProperties.Proxy proxy) {
 		if (proxy.getHost() == null) {
 			return null;
@@ -210,9 +192,7 @@ final class SettingsResolver {
 		}
 	}
 
-	/**
-	 * Return the client's own SSL bundle, else Spring Boot's, else none.
-	 */
+	/** Return the client's own SSL bundle, else Spring Boot's, else none. */
 	private @Nullable SslBundle sslBundle(Check check, HttpPoolClientProperties properties) {
 		String bundle = properties.getSsl().getBundle();
 		if (bundle == null) {
@@ -239,9 +219,7 @@ final class SettingsResolver {
 		}
 	}
 
-	/**
-	 * Parse the route keys, by the key as written, leaving out those that cannot be.
-	 */
+	/** Parse the route keys, by the key as written, leaving out those that cannot be. */
 	private Map<String, RouteKey> routeKeys(Check check, HttpPoolClientProperties properties) {
 		Map<String, RouteKey> keys = new LinkedHashMap<>();
 		Map<RouteKey, String> declared = new HashMap<>();
@@ -265,8 +243,7 @@ final class SettingsResolver {
 
 	/**
 	 * Order the routes: URL keys, each completed by the bare host key that matches it
-	 * too, so that the first matching key holds every setting, then bare host names. A
-	 * key naming the same upstream as an earlier one is left out.
+	 * too, then bare host names; a key naming an earlier key's upstream is left out.
 	 */
 	private static Map<RouteKey, ClientSettings.Route> routes(Map<String, RouteKey> keys,
 			HttpPoolClientProperties properties, Map<String, SslBundle> bundles) {
@@ -304,10 +281,7 @@ final class SettingsResolver {
 				(bundle != null) ? bundles.get(bundle) : null);
 	}
 
-	/**
-	 * Parse the warm-up targets, even while the warm-up is off, so that turning it on
-	 * finds no typo.
-	 */
+	/** Parse the warm-up targets, even while the warm-up is off. */
 	private static List<ParsedTarget> parseTargets(Check check, List<HttpPoolClientProperties.Warmup.Target> targets) {
 		List<ParsedTarget> parsed = new ArrayList<>();
 		for (int i = 0; i < targets.size(); i++) {
@@ -363,10 +337,7 @@ final class SettingsResolver {
 		return at >= 0 && (slash < 0 || at < slash);
 	}
 
-	/**
-	 * Replace the user information of a URL or host by {@code ***}: Spring Boot prints
-	 * the rejected value of a failed start-up.
-	 */
+	/** Replace the user information of a URL or host by {@code ***}, as the value is printed. */
 	private static @Nullable Object redactUserInfo(@Nullable Object value) {
 		if (!(value instanceof String text) || !hasUserInfo(text)) {
 			return value;
@@ -403,9 +374,7 @@ final class SettingsResolver {
 
 	}
 
-	/**
-	 * The checks of one client's settings, named with the client's prefix.
-	 */
+	/** The checks of one client's settings, named with the client's prefix. */
 	private final class Check {
 
 		private final String prefix;

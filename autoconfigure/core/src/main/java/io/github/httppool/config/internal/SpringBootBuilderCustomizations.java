@@ -24,19 +24,14 @@ import org.springframework.boot.util.LambdaSafe;
 import org.springframework.http.client.ClientHttpRequestFactory;
 
 /**
- * Spring Boot's {@code ClientHttpRequestFactoryBuilderCustomizer} beans for the
- * HttpComponents builder, applied in Spring Boot's order to the builder of each pool's
- * client. A customizer typed for another builder is left out, as Spring Boot leaves it
- * out; one that replaces the builder with another kind is named in a warning, or fails
- * start-up with {@code http.pool.fail-on-unapplied-customizers}.
+ * Spring Boot's {@code ClientHttpRequestFactoryBuilderCustomizer} beans that apply to the
+ * HttpComponents builder of each pool's client, in Spring Boot's order.
  */
 public final class SpringBootBuilderCustomizations {
 
 	private static final Log logger = LogFactory.getLog(SpringBootBuilderCustomizations.class);
 
-	/**
-	 * No customization.
-	 */
+	/** No customization. */
 	public static final SpringBootBuilderCustomizations NONE = new SpringBootBuilderCustomizations(Map.of(), null);
 
 	private final Map<String, UnaryOperator<HttpComponentsClientHttpRequestFactoryBuilder>> customizers;
@@ -50,10 +45,7 @@ public final class SpringBootBuilderCustomizations {
 		this.generation = generation;
 	}
 
-	/**
-	 * Return the customizers by bean name (by class name for one that is no bean), in
-	 * order.
-	 */
+	/** Return the customizers by bean name (by class name for one that is no bean), in order. */
 	public static <C> Map<String, C> byBeanName(Stream<? extends C> ordered, ListableBeanFactory beanFactory,
 			Class<C> customizerType) {
 		Map<String, C> beans = beanFactory.getBeansOfType(customizerType);
@@ -69,8 +61,8 @@ public final class SpringBootBuilderCustomizations {
 
 	/**
 	 * Choose the customizers that apply to the pools, probing each on a builder.
-	 * @throws UnsupportedRequestFactoryCustomizerException if a customizer cannot apply
-	 * and {@code failOnUnapplied} is set
+	 * @throws UnsupportedRequestFactoryCustomizerException if one cannot apply and
+	 * {@code failOnUnapplied} is set
 	 */
 	@SuppressWarnings("unchecked")
 	public static <C> SpringBootBuilderCustomizations read(Map<String, C> customizers, Class<C> customizerType,
@@ -130,19 +122,14 @@ public final class SpringBootBuilderCustomizations {
 		return this.generation;
 	}
 
-	/**
-	 * The calls on Spring Boot's HttpComponents builder whose signatures differ between
-	 * Spring Boot generations.
-	 */
+	/** The builder calls whose signatures differ between Spring Boot generations. */
 	public interface Generation {
 
 		HttpComponentsClientHttpRequestFactoryBuilder withTlsSocketStrategyFactory(
 				HttpComponentsClientHttpRequestFactoryBuilder builder,
 				Function<@Nullable SslBundle, @Nullable TlsSocketStrategy> factory);
 
-		/**
-		 * Add a connection config customizer, where the generation has them.
-		 */
+		/** Add a connection config customizer, where the generation has them. */
 		HttpComponentsClientHttpRequestFactoryBuilder withConnectionConfigCustomizer(
 				HttpComponentsClientHttpRequestFactoryBuilder builder, Consumer<ConnectionConfig.Builder> customizer);
 

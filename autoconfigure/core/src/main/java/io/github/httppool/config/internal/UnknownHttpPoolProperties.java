@@ -31,13 +31,8 @@ import org.springframework.core.env.Environment;
 import org.springframework.core.env.SystemEnvironmentPropertySource;
 
 /**
- * Finds keys under {@code http.pool} that the binder leaves unbound, and logs each with
- * the nearest known key, or fails start-up with
- * {@code http.pool.fail-on-unknown-properties=true} or for a named client that has only
- * unknown keys. As a bind handler, it records every name the binder tries: an
- * environment variable naming one without separators is known; the nearest known key is
- * the key with a dotted map key put in brackets, if the binder takes that, else the
- * closest name tried below the key's deepest tried parent.
+ * Finds keys under {@code http.pool} that the binder leaves unbound and logs each with
+ * the nearest known key, or fails start-up; as a bind handler, records every name tried.
  */
 final class UnknownHttpPoolProperties extends AbstractBindHandler {
 

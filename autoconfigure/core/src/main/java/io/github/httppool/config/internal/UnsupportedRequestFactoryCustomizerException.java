@@ -3,8 +3,7 @@ package io.github.httppool.config.internal;
 import java.util.List;
 
 /**
- * Thrown with {@code http.pool.fail-on-unapplied-customizers} for Spring Boot request
- * factory builder customizers that cannot apply to the pools.
+ * Thrown for Spring Boot builder customizers that cannot apply to the pools.
  */
 class UnsupportedRequestFactoryCustomizerException extends RuntimeException {
 

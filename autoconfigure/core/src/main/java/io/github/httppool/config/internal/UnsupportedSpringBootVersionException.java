@@ -3,8 +3,7 @@ package io.github.httppool.config.internal;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Thrown when a starter runs on a Spring Boot generation it is not made for; names the
- * starter of the application's generation.
+ * Thrown when a starter runs on a Spring Boot generation it is not made for.
  */
 public final class UnsupportedSpringBootVersionException extends IllegalStateException {
 
