@@ -1,10 +1,9 @@
 package io.github.httppool.config.internal;
 
 import java.net.InetAddress;
-import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 import java.util.function.Predicate;
@@ -112,11 +111,15 @@ public final class HttpPoolFactory {
 		PoolClientBuild build = build(client.name(), client, tls,
 				SpringBootHttpClientFeatures.addressFilter(this.baseline), connectionManager);
 		HttpPool pool = build.pool(this.customizers, client.sslBundle(), httpClient);
-		if (build.applicationTls()) {
-			warnApplicationTls(client);
-		}
-		else {
+		if (!build.applicationTls()) {
 			reloadable.forEach((bundle, strategy) -> reloadOnUpdate(pool, bundle, strategy));
+		}
+		else if ((client.sslBundle() != null && bundleName(client.sslBundle()) != null)
+				|| !client.routeSslBundles().isEmpty()) {
+			logger.warn("ClientHttpRequestFactoryBuilderCustomizer beans " + this.customizers.springBoot().names()
+					+ " set a TLS socket strategy factory, which makes every TLS connection of HTTP pool '"
+					+ client.name() + "' with its SSL bundle: the SSL bundles of " + client.propertyPrefix()
+					+ "routes[...].ssl.bundle and the reloads of its SSL bundle do not apply to it");
 		}
 		return pool;
 	}
@@ -138,17 +141,6 @@ public final class HttpPoolFactory {
 			Map<SslBundle, ReloadableTlsSocketStrategy> reloadable) {
 		return reloadable.computeIfAbsent(sslBundle,
 				(bundle) -> new ReloadableTlsSocketStrategy(tlsSocketStrategy(bundle)));
-	}
-
-	private void warnApplicationTls(ClientSettings client) {
-		SslBundle sslBundle = client.sslBundle();
-		boolean reloads = sslBundle != null && bundleName(sslBundle) != null;
-		if (reloads || !client.routeSslBundles().isEmpty()) {
-			logger.warn("ClientHttpRequestFactoryBuilderCustomizer beans " + this.customizers.springBoot().names()
-					+ " set a TLS socket strategy factory, which makes every TLS connection of HTTP pool '"
-					+ client.name() + "' with its SSL bundle: the SSL bundles of " + client.propertyPrefix()
-					+ "routes[...].ssl.bundle and the reloads of its SSL bundle do not apply to it");
-		}
 	}
 
 	/** Create a pool with the settings of a client but connections of its own kind. */
@@ -214,7 +206,7 @@ public final class HttpPoolFactory {
 
 		private final HttpPools pools;
 
-		private final List<Variant> variants = new ArrayList<>();
+		private final Map<String, Variant> variants = new HashMap<>();
 
 		Selector(ClientSettings client, HttpPool pool, HttpPools pools) {
 			this.client = client;
@@ -240,9 +232,10 @@ public final class HttpPoolFactory {
 		/** Return the pool name of a variant, telling bundles and filters apart by identity. */
 		private synchronized String variantName(@Nullable SslBundle sslBundle,
 				@Nullable Predicate<InetAddress> addressFilter) {
-			for (Variant variant : this.variants) {
-				if (variant.sslBundle() == sslBundle && variant.addressFilter() == addressFilter) {
-					return variant.name();
+			for (Map.Entry<String, Variant> variant : this.variants.entrySet()) {
+				if (variant.getValue().sslBundle() == sslBundle
+						&& variant.getValue().addressFilter() == addressFilter) {
+					return variant.getKey();
 				}
 			}
 			HttpClientSettings baseline = HttpPoolFactory.this.baseline;
@@ -255,19 +248,14 @@ public final class HttpPoolFactory {
 				description.append(":address-filter=").append((addressFilter != null) ? "custom" : "none");
 			}
 			String name = description.toString();
-			for (int suffix = 2; isTaken(name); suffix++) {
+			for (int suffix = 2; this.variants.containsKey(name); suffix++) {
 				name = description + "#" + suffix;
 			}
-			this.variants.add(new Variant(sslBundle, addressFilter, name));
+			this.variants.put(name, new Variant(sslBundle, addressFilter));
 			return name;
 		}
 
-		private boolean isTaken(String name) {
-			return this.variants.stream().anyMatch((variant) -> variant.name().equals(name));
-		}
-
-		private record Variant(@Nullable SslBundle sslBundle, @Nullable Predicate<InetAddress> addressFilter,
-				String name) {
+		private record Variant(@Nullable SslBundle sslBundle, @Nullable Predicate<InetAddress> addressFilter) {
 		}
 
 	}

@@ -112,7 +112,9 @@ final class SettingsResolver {
 	ClientSettings resolve(String name, HttpPoolClientProperties own, @Nullable HttpPoolClientProperties inherited) {
 		HttpPoolClientProperties p = Inheritance.merge(own, inherited);
 		Check check = new Check(HttpPoolSettings.prefix(name));
-		SslBundle sslBundle = sslBundle(check, p);
+		String clientBundle = p.getSsl().getBundle();
+		SslBundle sslBundle = (clientBundle == null) ? this.baseline.sslBundle()
+				: (clientBundle.isBlank() ? null : namedBundle(check, "ssl.bundle", clientBundle));
 		Map<String, SslBundle> routeBundles = new HashMap<>();
 		p.getRoutes().forEach((key, route) -> {
 			String bundle = route.getSsl().getBundle();
@@ -133,8 +135,8 @@ final class SettingsResolver {
 		Map<RouteKey, ClientSettings.Route> routes = routes(keys, p, routeBundles);
 		ClientSettings draft = settings(name, p, sslBundle, routes, List.of());
 		check.warmup(p, targets, draft);
-		if (p.getSsl().getBundle() != null && p.getSsl().getBundle().isBlank()) {
-			check.reject("ssl.bundle", p.getSsl().getBundle(),
+		if (clientBundle != null && clientBundle.isBlank()) {
+			check.reject("ssl.bundle", clientBundle,
 					"must name an SSL bundle (spring.ssl.bundle.*) or be left unset");
 		}
 		return settings(name, p, sslBundle, routes, targets.stream()
@@ -190,15 +192,6 @@ final class SettingsResolver {
 		catch (IllegalArgumentException ex) {
 			return null;
 		}
-	}
-
-	/** Return the client's own SSL bundle, else Spring Boot's, else none. */
-	private @Nullable SslBundle sslBundle(Check check, HttpPoolClientProperties properties) {
-		String bundle = properties.getSsl().getBundle();
-		if (bundle == null) {
-			return this.baseline.sslBundle();
-		}
-		return bundle.isBlank() ? null : namedBundle(check, "ssl.bundle", bundle);
 	}
 
 	private @Nullable SslBundle namedBundle(Check check, String key, String bundle) {
