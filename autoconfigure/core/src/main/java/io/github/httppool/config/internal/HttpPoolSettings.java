@@ -14,7 +14,6 @@ import org.apache.commons.logging.LogFactory;
 import org.apache.hc.core5.pool.PoolConcurrencyPolicy;
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.boot.context.properties.source.ConfigurationPropertySource;
 import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
 import org.springframework.boot.http.client.HttpClientSettings;
 import org.springframework.boot.ssl.SslBundles;
@@ -50,9 +49,8 @@ public final class HttpPoolSettings {
 	public static HttpPoolSettings create(HttpPoolProperties properties, Environment environment,
 			HttpClientSettings baseline, @Nullable SslBundles sslBundles) {
 		UnknownHttpPoolProperties.check(properties, environment);
-		List<ConfigurationPropertySource> sources = new ArrayList<>();
-		ConfigurationPropertySources.get(environment).forEach(sources::add);
-		SettingsResolver resolver = new SettingsResolver(sources, baseline, sslBundles);
+		SettingsResolver resolver = new SettingsResolver(ConfigurationPropertySources.get(environment), baseline,
+				sslBundles);
 		HttpPoolSettings settings = new HttpPoolSettings(resolve(properties, resolver));
 		if (!resolver.problems().isEmpty()) {
 			throw new InvalidHttpPoolPropertyException(resolver.problems(), "Update your application's configuration");

@@ -51,7 +51,7 @@ final class SettingsResolver {
 
 	private static final Duration DEFAULT_RESPONSE_TIMEOUT = Duration.ofSeconds(30);
 
-	private final List<ConfigurationPropertySource> sources;
+	private final Iterable<ConfigurationPropertySource> sources;
 
 	private final HttpClientSettings baseline;
 
@@ -59,7 +59,7 @@ final class SettingsResolver {
 
 	private final List<InvalidHttpPoolPropertyException.Invalid> problems = new ArrayList<>();
 
-	SettingsResolver(List<ConfigurationPropertySource> sources, HttpClientSettings baseline,
+	SettingsResolver(Iterable<ConfigurationPropertySource> sources, HttpClientSettings baseline,
 			@Nullable SslBundles sslBundles) {
 		this.sources = sources;
 		this.baseline = baseline;
@@ -73,39 +73,29 @@ final class SettingsResolver {
 	/** Check the settings that apply to all clients. */
 	void checkShared(HttpPoolProperties properties) {
 		Check check = new Check(HttpPoolSettings.prefix(HttpPoolProperties.DEFAULT_CLIENT));
-		if (properties.getClients().containsKey(HttpPoolProperties.DEFAULT_CLIENT)) {
-			check.reject("clients", HttpPoolProperties.DEFAULT_CLIENT, "must not define a client named 'default';"
-					+ " configure the default client directly under http.pool or choose another name");
-		}
+		check.rejectIf(properties.getClients().containsKey(HttpPoolProperties.DEFAULT_CLIENT), "clients",
+				HttpPoolProperties.DEFAULT_CLIENT, "must not define a client named 'default'; configure the"
+						+ " default client directly under http.pool or choose another name");
 		Map<String, String> names = new HashMap<>();
 		for (String name : properties.getClients().keySet()) {
 			String previous = names.putIfAbsent(name.toLowerCase(Locale.ROOT), name);
-			if (previous != null) {
-				check.reject("clients", name, "has clients '" + previous + "' and '" + name + "', whose names differ"
-						+ " only by case: Spring Boot binds property names regardless of case, so their settings"
-						+ " would mix; rename one of them");
-			}
+			check.rejectIf(previous != null, "clients", name, "has clients '" + previous + "' and '" + name
+					+ "', whose names differ only by case: Spring Boot binds property names regardless of case,"
+					+ " so their settings would mix; rename one of them");
 		}
-		if (properties.getMetrics().getMaxRoutes() < 0) {
-			check.reject("metrics.max-routes", properties.getMetrics().getMaxRoutes(),
-					"must be 0 (no per-route meters) or more; totals are always kept");
-		}
+		int meteredRoutes = properties.getMetrics().getMaxRoutes();
+		check.rejectIf(meteredRoutes < 0, "metrics.max-routes", meteredRoutes,
+				"must be 0 (no per-route meters) or more; totals are always kept");
 		HttpPoolProperties.Advisor advisor = properties.getAdvisor();
-		if (advisor.getWindow() == null || advisor.getWindow().toSeconds() < 1) {
-			check.reject("advisor.window", advisor.getWindow(), "must be at least 1s, such as 15m");
-		}
-		if (!(advisor.getWarningShare() > 0 && advisor.getWarningShare() <= 1)) {
-			check.reject("advisor.warning-share", advisor.getWarningShare(),
-					"must be above 0 and at most 1, such as 0.1 (a tenth of the window)");
-		}
-		if (advisor.getMaxRoutes() < 1) {
-			check.reject("advisor.max-routes", advisor.getMaxRoutes(), "must be at least 1, such as 100");
-		}
+		check.rejectIf(advisor.getWindow() == null || advisor.getWindow().toSeconds() < 1, "advisor.window",
+				advisor.getWindow(), "must be at least 1s, such as 15m");
+		check.rejectIf(!(advisor.getWarningShare() > 0 && advisor.getWarningShare() <= 1), "advisor.warning-share",
+				advisor.getWarningShare(), "must be above 0 and at most 1, such as 0.1 (a tenth of the window)");
+		check.rejectIf(advisor.getMaxRoutes() < 1, "advisor.max-routes", advisor.getMaxRoutes(),
+				"must be at least 1, such as 100");
 		String saturatedStatus = properties.getHealth().getSaturatedStatus();
-		if (saturatedStatus == null || saturatedStatus.isBlank()) {
-			check.reject("health.saturated-status", saturatedStatus,
-					"must be a health status such as UP (the default), OUT_OF_SERVICE or DOWN");
-		}
+		check.rejectIf(saturatedStatus == null || saturatedStatus.isBlank(), "health.saturated-status", saturatedStatus,
+				"must be a health status such as UP (the default), OUT_OF_SERVICE or DOWN");
 	}
 
 	/** Resolve a client's settings, collecting its problems; no {@code inherited} for the default client. */
@@ -127,18 +117,15 @@ final class SettingsResolver {
 		List<ParsedTarget> targets = parseTargets(check, p.getWarmup().getTargets());
 		keys.forEach((key, parsed) -> check.route(key, p.getRoutes().get(key), p.getMaxTotal()));
 		check.proxy(p.getProxy());
-		if (p.getBaseUrl() != null && hasUserInfo(p.getBaseUrl())) {
-			check.reject("base-url", p.getBaseUrl(), "must not contain credentials; send them in a header ("
-					+ check.prefix + "default-headers.Authorization) and keep them out of the URL, which"
-					+ " error messages and logs print");
-		}
+		check.rejectIf(p.getBaseUrl() != null && hasUserInfo(p.getBaseUrl()), "base-url", p.getBaseUrl(),
+				"must not contain credentials; send them in a header (" + check.prefix
+						+ "default-headers.Authorization) and keep them out of the URL, which error messages"
+						+ " and logs print");
 		Map<RouteKey, ClientSettings.Route> routes = routes(keys, p, routeBundles);
 		ClientSettings draft = settings(name, p, sslBundle, routes, List.of());
 		check.warmup(p, targets, draft);
-		if (clientBundle != null && clientBundle.isBlank()) {
-			check.reject("ssl.bundle", clientBundle,
-					"must name an SSL bundle (spring.ssl.bundle.*) or be left unset");
-		}
+		check.rejectIf(clientBundle != null && clientBundle.isBlank(), "ssl.bundle", clientBundle,
+				"must name an SSL bundle (spring.ssl.bundle.*) or be left unset");
 		return settings(name, p, sslBundle, routes, targets.stream()
 			.filter((target) -> target.url() != null)
 			.map((target) -> new WarmupTarget(target.url(), target.target().getConnections(),
@@ -221,10 +208,8 @@ final class SettingsResolver {
 				RouteKey parsed = RouteKey.parse(key);
 				String previous = declared.putIfAbsent(parsed, key);
 				keys.put(key, parsed);
-				if (previous != null) {
-					check.reject("routes[" + key + "]", key, "names the same upstream as " + check.prefix + "routes["
-							+ previous + "]; merge the two keys");
-				}
+				check.rejectIf(previous != null, "routes[" + key + "]", key, "names the same upstream as "
+						+ check.prefix + "routes[" + previous + "]; merge the two keys");
 			}
 			catch (IllegalArgumentException ex) {
 				check.reject("routes[" + key + "]", key, ex.getMessage() + "; key " + check.prefix
@@ -391,19 +376,21 @@ final class SettingsResolver {
 			add(name, redactUserInfo(value), name + " " + message);
 		}
 
+		void rejectIf(boolean invalid, String property, @Nullable Object value, String message) {
+			if (invalid) {
+				reject(property, value, message);
+			}
+		}
+
 		void client(HttpPoolClientProperties pool) {
 			atLeastOne("max-total", pool.getMaxTotal());
 			atLeastOne("max-per-route", pool.getMaxPerRoute());
-			if (pool.getMaxTotal() > MAX_CONNECTIONS) {
-				reject("max-total", pool.getMaxTotal(), "is " + pool.getMaxTotal() + " but must be at most "
-						+ MAX_CONNECTIONS + " (more connections than one JVM can open to its upstreams); set "
-						+ this.prefix + "max-total to what the upstreams can serve, such as 200");
-			}
-			if (pool.getMaxPerRoute() > pool.getMaxTotal() && pool.getMaxTotal() >= 1) {
-				reject("max-per-route", pool.getMaxPerRoute(), "must not exceed " + this.prefix + "max-total ("
-						+ pool.getMaxTotal() + "); lower " + this.prefix + "max-per-route or raise " + this.prefix
-						+ "max-total");
-			}
+			rejectIf(pool.getMaxTotal() > MAX_CONNECTIONS, "max-total", pool.getMaxTotal(), "is " + pool.getMaxTotal()
+					+ " but must be at most " + MAX_CONNECTIONS + " (more connections than one JVM can open to its"
+					+ " upstreams); set " + this.prefix + "max-total to what the upstreams can serve, such as 200");
+			rejectIf(pool.getMaxPerRoute() > pool.getMaxTotal() && pool.getMaxTotal() >= 1, "max-per-route",
+					pool.getMaxPerRoute(), "must not exceed " + this.prefix + "max-total (" + pool.getMaxTotal()
+							+ "); lower " + this.prefix + "max-per-route or raise " + this.prefix + "max-total");
 			pendingLeases("max-pending-leases", pool.getMaxPendingLeases());
 			positive("connection-request-timeout", pool.getConnectionRequestTimeout(),
 					"a caller would wait forever for a pooled connection");
@@ -430,9 +417,8 @@ final class SettingsResolver {
 						+ "keep-alive.max-timeout or lower the default");
 			}
 			eviction(pool.getEviction());
-			if (pool.getRetry().getMaxRetries() < 0) {
-				reject("retry.max-retries", pool.getRetry().getMaxRetries(), "must be 0 (no retries) or more");
-			}
+			rejectIf(pool.getRetry().getMaxRetries() < 0, "retry.max-retries", pool.getRetry().getMaxRetries(),
+					"must be 0 (no retries) or more");
 			positive("dns.refresh-interval", pool.getDns().getRefreshInterval(),
 					"the pool would never notice addresses that were added or removed");
 		}
@@ -441,20 +427,16 @@ final class SettingsResolver {
 			String property = "routes[" + key + "]";
 			pendingLeases(property + ".max-pending-leases", route.getMaxPendingLeases());
 			Integer max = route.getMaxConnections();
-			if (max != null && (max < 1 || max > maxTotal)) {
-				reject(property + ".max-connections", max, "is " + max + " but must be between 1 and " + this.prefix
-						+ "max-total (" + maxTotal + ")");
-			}
+			rejectIf(max != null && (max < 1 || max > maxTotal), property + ".max-connections", max, "is " + max
+					+ " but must be between 1 and " + this.prefix + "max-total (" + maxTotal + ")");
 			routeDuration(property + ".connect-timeout", route.getConnectTimeout(), true);
 			routeDuration(property + ".response-timeout", route.getResponseTimeout(), true);
 			routeDuration(property + ".call-timeout", route.getCallTimeout(), true);
 			routeDuration(property + ".time-to-live", route.getTimeToLive(), false);
 			routeDuration(property + ".keep-alive-max-timeout", route.getKeepAliveMaxTimeout(), false);
 			String bundle = route.getSsl().getBundle();
-			if (bundle != null && bundle.isBlank()) {
-				reject(property + ".ssl.bundle", bundle,
-						"must name an SSL bundle (spring.ssl.bundle.*) or be left unset to use the client's");
-			}
+			rejectIf(bundle != null && bundle.isBlank(), property + ".ssl.bundle", bundle,
+					"must name an SSL bundle (spring.ssl.bundle.*) or be left unset to use the client's");
 		}
 
 		private void routeDuration(String property, @Nullable Duration value, boolean atMostADay) {
@@ -477,13 +459,10 @@ final class SettingsResolver {
 						+ " credentials; set " + this.prefix + "proxy.username and " + this.prefix
 						+ "proxy.password instead");
 			}
-			if (proxy.getPort() < 1 || proxy.getPort() > 65535) {
-				reject("proxy.port", proxy.getPort(), "must be between 1 and 65535");
-			}
-			if (proxy.getHost() == null && proxy.getUsername() != null) {
-				reject("proxy.username", proxy.getUsername(), "is set but " + this.prefix
-						+ "proxy.host is not; set the proxy host or remove the credentials");
-			}
+			rejectIf(proxy.getPort() < 1 || proxy.getPort() > 65535, "proxy.port", proxy.getPort(),
+					"must be between 1 and 65535");
+			rejectIf(proxy.getHost() == null && proxy.getUsername() != null, "proxy.username", proxy.getUsername(),
+					"is set but " + this.prefix + "proxy.host is not; set the proxy host or remove the credentials");
 		}
 
 		private void eviction(HttpPoolClientProperties.Eviction eviction) {
@@ -506,11 +485,10 @@ final class SettingsResolver {
 			if (warmup.isEnabled()) {
 				positive("warmup.budget", warmup.getBudget(),
 						"or set " + this.prefix + "warmup.enabled=false to turn the warm-up off");
-				if (warmup.getRehearsal().isEnabled() && warmup.getRehearsal().getRequests() < 1) {
-					reject("warmup.rehearsal.requests", warmup.getRehearsal().getRequests(), "must be at least 1,"
-							+ " such as 100 (the default); or set " + this.prefix
-							+ "warmup.rehearsal.enabled=false to turn the rehearsal off");
-				}
+				rejectIf(warmup.getRehearsal().isEnabled() && warmup.getRehearsal().getRequests() < 1,
+						"warmup.rehearsal.requests", warmup.getRehearsal().getRequests(), "must be at least 1, such"
+								+ " as 100 (the default); or set " + this.prefix
+								+ "warmup.rehearsal.enabled=false to turn the rehearsal off");
 			}
 			Map<String, Integer> upstreams = new HashMap<>();
 			int total = 0;
@@ -541,19 +519,15 @@ final class SettingsResolver {
 				keepWarm |= target.getMinIdle() > 0;
 				if (url != null) {
 					Integer previous = upstreams.putIfAbsent(WarmupTarget.displayName(url), i);
-					if (previous != null) {
-						reject(property + ".url", target.getUrl(), "names the same upstream ("
-								+ WarmupTarget.displayName(url) + ") as " + this.prefix + "warmup.targets["
-								+ previous + "].url; merge the two targets");
-					}
+					rejectIf(previous != null, property + ".url", target.getUrl(), "names the same upstream ("
+							+ WarmupTarget.displayName(url) + ") as " + this.prefix + "warmup.targets[" + previous
+							+ "].url; merge the two targets");
 				}
 				total += Math.max(0, target.getConnections());
 			}
-			if (total > pool.getMaxTotal() && pool.getMaxTotal() >= 1) {
-				reject("warmup.targets", total, "open " + total + " connections in total but " + this.prefix
-						+ "max-total is " + pool.getMaxTotal() + "; lower the targets' connections or raise "
-						+ this.prefix + "max-total");
-			}
+			rejectIf(total > pool.getMaxTotal() && pool.getMaxTotal() >= 1, "warmup.targets", total, "open " + total
+					+ " connections in total but " + this.prefix + "max-total is " + pool.getMaxTotal()
+					+ "; lower the targets' connections or raise " + this.prefix + "max-total");
 			if (warmup.isEnabled() && keepWarm) {
 				keepWarm(pool, settings.warmup().keepWarmInterval());
 			}
@@ -566,12 +540,10 @@ final class SettingsResolver {
 				return;
 			}
 			String value = "(" + simple(interval) + ") ";
-			if (interval.compareTo(pool.getValidateAfterInactivity()) < 0) {
-				reject(property, interval, value + "must not be shorter than " + this.prefix
-						+ "validate-after-inactivity (" + simple(pool.getValidateAfterInactivity())
-						+ "): keep-warm would never notice connections the server closed; raise it or lower"
-						+ " validate-after-inactivity");
-			}
+			rejectIf(interval.compareTo(pool.getValidateAfterInactivity()) < 0, property, interval, value
+					+ "must not be shorter than " + this.prefix + "validate-after-inactivity ("
+					+ simple(pool.getValidateAfterInactivity()) + "): keep-warm would never notice connections the"
+					+ " server closed; raise it or lower validate-after-inactivity");
 			HttpPoolClientProperties.Eviction eviction = pool.getEviction();
 			if (eviction.isEnabled() && isPositive(eviction.getIdleTimeout())
 					&& interval.compareTo(eviction.getIdleTimeout()) >= 0) {
@@ -588,16 +560,14 @@ final class SettingsResolver {
 		}
 
 		private void pendingLeases(String property, @Nullable Integer value) {
-			if (value != null && value < 1 && value != -1) {
-				reject(property, value, "is " + value + " but must be at least 1, or -1 for no limit; set "
-						+ this.prefix + property + " to how many callers may wait for a connection, such as 200");
-			}
+			rejectIf(value != null && value < 1 && value != -1, property, value, "is " + value
+					+ " but must be at least 1, or -1 for no limit; set " + this.prefix + property
+					+ " to how many callers may wait for a connection, such as 200");
 		}
 
 		private void atLeastOne(String property, int value) {
-			if (value < 1) {
-				reject(property, value, "must be at least 1; set " + this.prefix + property + " to a positive number");
-			}
+			rejectIf(value < 1, property, value, "must be at least 1; set " + this.prefix + property
+					+ " to a positive number");
 		}
 
 		private void positiveIfSet(String property, @Nullable Duration value, String consequence) {
@@ -615,17 +585,13 @@ final class SettingsResolver {
 		}
 
 		private void positive(String property, @Nullable Duration value, String consequence) {
-			if (!isPositive(value)) {
-				reject(property, value, "must be a positive duration such as 5s (" + consequence + "); set "
-						+ this.prefix + property + " to a positive value");
-			}
+			rejectIf(!isPositive(value), property, value, "must be a positive duration such as 5s (" + consequence
+					+ "); set " + this.prefix + property + " to a positive value");
 		}
 
 		private void notNegative(String property, @Nullable Duration value) {
-			if (value == null || value.isNegative()) {
-				reject(property, value, "must be zero or a positive duration such as 2s; set " + this.prefix
-						+ property);
-			}
+			rejectIf(value == null || value.isNegative(), property, value,
+					"must be zero or a positive duration such as 2s; set " + this.prefix + property);
 		}
 
 	}

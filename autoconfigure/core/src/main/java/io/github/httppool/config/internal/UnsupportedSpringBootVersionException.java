@@ -11,13 +11,7 @@ public final class UnsupportedSpringBootVersionException extends IllegalStateExc
 
 	private final String action;
 
-	/**
-	 * Create a new instance.
-	 * @param starter the artifact of the starter that runs
-	 * @param supported the Spring Boot versions it supports, such as {@code "4.0 and 4.1"}
-	 * @param version the application's Spring Boot version, or {@code null} if unknown
-	 * @param action what to use instead
-	 */
+	/** Create an instance for the starter, the versions it supports, the application's and what to use. */
 	public UnsupportedSpringBootVersionException(String starter, String supported, @Nullable String version,
 			String action) {
 		super(starter + " is the starter for Spring Boot " + supported + "; the application runs on Spring Boot "
