@@ -4,6 +4,7 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.util.Set;
 
 import org.apache.hc.client5.http.classic.methods.HttpUriRequestBase;
 import org.apache.hc.core5.concurrent.Cancellable;
@@ -20,6 +21,9 @@ import org.springframework.http.HttpMethod;
 final class PooledRequest extends HttpUriRequestBase {
 
 	private static final long serialVersionUID = 1L;
+
+	private static final Set<HttpMethod> PLAIN_METHODS = Set.of(HttpMethod.GET, HttpMethod.POST, HttpMethod.PUT,
+			HttpMethod.DELETE, HttpMethod.PATCH, HttpMethod.HEAD);
 
 	private static final VarHandle DEPENDENCY;
 
@@ -44,17 +48,11 @@ final class PooledRequest extends HttpUriRequestBase {
 
 	/** Create a request that keeps its URI, or {@code null} where HttpClient's own class must be used. */
 	static @Nullable PooledRequest of(HttpMethod method, URI uri) {
-		if (!isPlain(method) || uri.getScheme() == null || uri.getHost() == null || uri.getRawUserInfo() != null
+		if (!PLAIN_METHODS.contains(method) || uri.getScheme() == null || uri.getHost() == null || uri.getRawUserInfo() != null
 				|| uri.getRawFragment() != null || uri.getRawPath() == null || !uri.getRawPath().startsWith("/")) {
 			return null;
 		}
 		return new PooledRequest(method.name(), uri);
-	}
-
-	private static boolean isPlain(HttpMethod method) {
-		return HttpMethod.GET.equals(method) || HttpMethod.POST.equals(method) || HttpMethod.PUT.equals(method)
-				|| HttpMethod.DELETE.equals(method) || HttpMethod.PATCH.equals(method)
-				|| HttpMethod.HEAD.equals(method);
 	}
 
 	@Override

@@ -9,10 +9,7 @@ import org.springframework.web.client.RestClient;
 import org.springframework.web.client.RestTemplate;
 
 /**
- * What every Spring Boot generation's {@code PooledRestClients} hands out the same way:
- * request factory builders, {@link RestClient}s and {@link RestTemplate}s on the pool of a
- * named client. A generation adds its {@code RestTemplateBuilder} and adapts its request
- * factory builder type.
+ * What every Spring Boot generation's {@code PooledRestClients} hands out the same way.
  *
  * @param <B> the generation's {@code RestTemplateBuilder} type
  */
@@ -84,9 +81,7 @@ public abstract class PooledRestClientsSupport<B> {
 		return this.clients.baseline();
 	}
 
-	/**
-	 * Adapt the request factories of a client to the generation's builder.
-	 */
+	/** Adapt the request factories of a client to the generation's builder. */
 	protected abstract ClientHttpRequestFactoryBuilder<?> requestFactoryBuilder(
 			PooledRequestFactories requestFactories);
 
