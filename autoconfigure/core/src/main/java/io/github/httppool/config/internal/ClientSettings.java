@@ -122,6 +122,12 @@ public record ClientSettings(String name, HttpClientSettings baseline, @Nullable
 		return values;
 	}
 
+	/** Return the {@code call-timeout} of the first matching route that sets one, else the client's. */
+	public @Nullable Duration callTimeout(HttpHost target) {
+		Duration timeout = routeValue(target, Route::callTimeout);
+		return (timeout != null) ? timeout : this.callTimeout;
+	}
+
 	/** Return the keep-alive of the first matching route that caps it, else the client's. */
 	public KeepAlive keepAlive(HttpHost target) {
 		Duration max = routeValue(target, Route::keepAliveMaxTimeout);

@@ -133,10 +133,7 @@ public final class PoolClientBuild {
 				return this.tls;
 			});
 			this.bootTls = true;
-		}
-		builder = springBoot.customize(builder);
-		if (generation != null) {
-			builder = generation.withConnectionConfigCustomizer(builder,
+			builder = generation.withConnectionConfigCustomizer(springBoot.customize(builder),
 					(config) -> this.connectionConfig = config.build());
 		}
 		builder = builder
@@ -295,9 +292,9 @@ public final class PoolClientBuild {
 		else {
 			builder.disableAutomaticRetries();
 		}
-		CallDeadlineHandler callDeadlines = callDeadlines();
-		if (callDeadlines != null) {
-			builder.addExecInterceptorFirst("http-pool-call-deadline", callDeadlines);
+		if (client.callTimeout() != null || !client.routeValues(ClientSettings.Route::callTimeout).isEmpty()) {
+			builder.addExecInterceptorFirst("http-pool-call-deadline", new CallDeadlineHandler(
+					(route) -> client.callTimeout(route.getTargetHost()), client.propertyPrefix()));
 		}
 	}
 
@@ -313,23 +310,6 @@ public final class PoolClientBuild {
 	private ConnectionKeepAliveStrategy keepAliveStrategy(ClientSettings.KeepAlive keepAlive) {
 		return new ServerAwareKeepAliveStrategy(keepAlive.defaultTimeout(), keepAlive.maxTimeout(),
 				keepAlive.safetyMargin(), this.serverKeepAlives);
-	}
-
-	/** Return the handler that enforces {@code call-timeout}, or {@code null} where none is set. */
-	private @Nullable CallDeadlineHandler callDeadlines() {
-		Duration callTimeout = this.client.callTimeout();
-		Map<RouteKey, Duration> overrides = this.client.routeValues(ClientSettings.Route::callTimeout);
-		if (callTimeout == null && overrides.isEmpty()) {
-			return null;
-		}
-		return new CallDeadlineHandler((route) -> {
-			for (Map.Entry<RouteKey, Duration> override : overrides.entrySet()) {
-				if (override.getKey().matches(route.getTargetHost())) {
-					return override.getValue();
-				}
-			}
-			return callTimeout;
-		}, this.client.propertyPrefix());
 	}
 
 	private static Timeout timeout(Duration duration) {
