@@ -126,21 +126,16 @@ public final class HttpPoolFactory {
 
 	private @Nullable TlsSocketStrategy tlsSocketStrategy(ClientSettings client,
 			Map<SslBundle, ReloadableTlsSocketStrategy> reloadable) {
-		SslBundle sslBundle = client.sslBundle();
-		TlsSocketStrategy clientTls = (sslBundle != null) ? reloadable(sslBundle, reloadable) : null;
+		Function<SslBundle, TlsSocketStrategy> tls = (sslBundle) -> reloadable.computeIfAbsent(sslBundle,
+				(bundle) -> new ReloadableTlsSocketStrategy(tlsSocketStrategy(bundle)));
+		TlsSocketStrategy clientTls = (client.sslBundle() != null) ? tls.apply(client.sslBundle()) : null;
 		if (client.routeSslBundles().isEmpty()) {
 			return clientTls;
 		}
 		Map<RouteKey, TlsSocketStrategy> routes = new LinkedHashMap<>();
-		client.routeSslBundles().forEach((key, bundle) -> routes.put(key, reloadable(bundle, reloadable)));
+		client.routeSslBundles().forEach((key, bundle) -> routes.put(key, tls.apply(bundle)));
 		return new RouteTlsSocketStrategy(
 				(clientTls != null) ? clientTls : DefaultClientTlsStrategy.createSystemDefault(), routes);
-	}
-
-	private ReloadableTlsSocketStrategy reloadable(SslBundle sslBundle,
-			Map<SslBundle, ReloadableTlsSocketStrategy> reloadable) {
-		return reloadable.computeIfAbsent(sslBundle,
-				(bundle) -> new ReloadableTlsSocketStrategy(tlsSocketStrategy(bundle)));
 	}
 
 	/** Create a pool with the settings of a client but connections of its own kind. */
