@@ -56,8 +56,8 @@ final class MonitoredConnection implements ManagedHttpClientConnection, Identifi
 
 	private long connectStartNanos = -1;
 
-	/** The socket timeout at the last bind, which HttpClient restores at each lease; -1 if unknown. */
-	private int boundTimeoutMillis = -1;
+	/** The socket timeout HttpClient's {@code activate()} would set at the next lease; -1 if unknown. */
+	private int restoreTimeoutMillis = -1;
 
 	/** The socket timeout last set through this connection; -1 if unknown. */
 	private int timeoutMillis = -1;
@@ -163,9 +163,10 @@ final class MonitoredConnection implements ManagedHttpClientConnection, Identifi
 		}
 	}
 
+	/** HttpClient may set the socket's timeout after binding it, so it is unknown until set here. */
 	private void bound(Socket socket) throws IOException {
-		this.boundTimeoutMillis = socket.getSoTimeout();
-		this.timeoutMillis = this.boundTimeoutMillis;
+		this.restoreTimeoutMillis = ActivateProbe.KNOWN ? socket.getSoTimeout() : -1;
+		this.timeoutMillis = -1;
 	}
 
 	private void established() {
@@ -201,7 +202,7 @@ final class MonitoredConnection implements ManagedHttpClientConnection, Identifi
 	public void passivate() {
 		this.idleSinceNanos = System.nanoTime();
 		this.idle = true;
-		if (this.boundTimeoutMillis < 0) {
+		if (this.restoreTimeoutMillis < 0) {
 			this.delegate.passivate();
 			this.timeoutMillis = -1;
 		}
@@ -210,9 +211,14 @@ final class MonitoredConnection implements ManagedHttpClientConnection, Identifi
 	@Override
 	public void activate() {
 		this.idle = false;
-		if (this.boundTimeoutMillis < 0 || this.timeoutMillis != this.boundTimeoutMillis) {
+		int restore = this.restoreTimeoutMillis;
+		if (restore < 0) {
 			this.delegate.activate();
-			this.timeoutMillis = this.boundTimeoutMillis;
+			this.timeoutMillis = -1;
+		}
+		else if (restore != this.timeoutMillis) {
+			this.delegate.setSocketTimeout(Timeout.ofMilliseconds(restore));
+			this.timeoutMillis = restore;
 		}
 	}
 
@@ -483,6 +489,9 @@ final class MonitoredConnection implements ManagedHttpClientConnection, Identifi
 			this.delegate.setSocketTimeout(timeout);
 			this.timeoutMillis = millis;
 		}
+		if (ActivateProbe.RESTORES_LAST_SET) {
+			this.restoreTimeoutMillis = millis;
+		}
 	}
 
 	@Override
@@ -520,6 +529,37 @@ final class MonitoredConnection implements ManagedHttpClientConnection, Identifi
 	}
 
 	/** HttpClient 5.5's access to an endpoint's connection, loaded only where it exists. */
+	/**
+	 * How HttpClient's connection restores its socket timeout at {@code activate()}: to the
+	 * last one set (before 5.6) or to the one it was bound with (5.6), found once on an
+	 * unconnected socket; if that fails, every lease goes through HttpClient's own methods.
+	 */
+	private static final class ActivateProbe {
+
+		static final boolean KNOWN;
+
+		static final boolean RESTORES_LAST_SET;
+
+		static {
+			int restored = -1;
+			try (Socket socket = new Socket()) {
+				ManagedHttpClientConnection connection = ManagedHttpClientConnectionFactory.INSTANCE
+					.createConnection(null);
+				connection.bind(socket);
+				connection.setSocketTimeout(Timeout.ofMilliseconds(7));
+				connection.passivate();
+				connection.activate();
+				restored = socket.getSoTimeout();
+			}
+			catch (IOException | RuntimeException ex) {
+				restored = -1;
+			}
+			KNOWN = restored == 0 || restored == 7;
+			RESTORES_LAST_SET = restored == 7;
+		}
+
+	}
+
 	private static final class Holder {
 
 		static final boolean PRESENT = isPresent();
