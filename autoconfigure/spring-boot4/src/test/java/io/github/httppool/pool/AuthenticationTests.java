@@ -3,9 +3,14 @@ package io.github.httppool.pool;
 import java.net.Authenticator;
 import java.net.PasswordAuthentication;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 import io.github.httppool.autoconfigure.HttpPoolAutoConfiguration;
 import io.github.httppool.config.HttpPoolHttpClientCustomizer;
+import io.github.httppool.pool.internal.LeaseReclaim;
+import io.github.httppool.pool.internal.ManagedPool;
+import io.github.httppool.pool.internal.PoolMonitor;
 import io.github.httppool.testsupport.LoopbackHttpServer;
 import org.apache.hc.client5.http.auth.AuthScope;
 import org.apache.hc.client5.http.auth.UsernamePasswordCredentials;
@@ -21,6 +26,7 @@ import org.junit.jupiter.api.Test;
 
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.http.client.ClientHttpResponse;
 import org.springframework.web.client.HttpClientErrorException;
 import org.springframework.web.client.RestClient;
 
@@ -46,6 +52,39 @@ class AuthenticationTests {
 		if (this.server != null) {
 			this.server.close();
 		}
+	}
+
+	@Test
+	void aResponseLeftOpenAfterAChallengeOnAClosedConnectionIsStillReclaimed() throws Exception {
+		this.server = LoopbackHttpServer.http().basicAuthOnPath("/private", USER, PASSWORD).maxRequestsPerConnection(1);
+		Authenticator.setDefault(new Authenticator() {
+
+			@Override
+			protected PasswordAuthentication getPasswordAuthentication() {
+				return new PasswordAuthentication(USER, PASSWORD.toCharArray());
+			}
+
+		});
+		PoolTestSupport.contextRunner().run((context) -> {
+			RestClient client = context.getBean(RestClient.class);
+			String url = this.server.url("/private");
+			CompletableFuture.runAsync(() -> {
+				ClientHttpResponse response = client.get().uri(url).exchange((request, received) -> received, false);
+				assertThat(response).isNotNull();
+			}).get(10, TimeUnit.SECONDS);
+			assertThat(this.server.acceptedConnections()).isEqualTo(2);
+			HttpPool pool = context.getBean(HttpPools.class).get(HttpPoolAutoConfiguration.DEFAULT_CLIENT);
+			assertThat(pool.totalStats().getLeased()).isEqualTo(1);
+			PoolMonitor monitor = ManagedPool.of(pool).monitor();
+			long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+			while (monitor.reclaimedLeases().get(LeaseReclaim.UNREACHABLE) < 1) {
+				assertThat(System.nanoTime()).as("lease reclaimed after GC").isLessThan(deadline);
+				System.gc();
+				Thread.sleep(20);
+				monitor.reclaimUnreachable();
+			}
+			assertThat(pool.totalStats().getLeased()).isZero();
+		});
 	}
 
 	@Test

@@ -211,6 +211,19 @@ final class LeasedEndpoint extends ConnectionEndpoint implements LeaseRequest {
 		return ex;
 	}
 
+	/** After a connect: a lease whose connection was closed is served by a new one. */
+	void connected() {
+		ConnectionEndpoint pooled = this.pooled;
+		MonitoredConnection current = (pooled != null) ? MonitoredConnection.of(pooled) : null;
+		if (current != null && current != this.connection) {
+			this.connection = current;
+			Lease lease = this.lease;
+			if (lease != null) {
+				this.manager.monitor.moved(lease, current);
+			}
+		}
+	}
+
 	@Nullable MonitoredConnection connection(ConnectionEndpoint pooled) {
 		MonitoredConnection connection = this.connection;
 		if (connection == null) {
@@ -343,7 +356,7 @@ final class LeasedEndpoint extends ConnectionEndpoint implements LeaseRequest {
 		final @Nullable Throwable site;
 
 		/** The connection that keeps this lease reachable while it lasts, without leak detection. */
-		final @Nullable MonitoredConnection holder;
+		volatile @Nullable MonitoredConnection holder;
 
 		volatile boolean reported;
 

@@ -163,6 +163,9 @@ public final class MonitoredConnectionManager implements HttpClientConnectionMan
 		try {
 			this.pool.connect(pooled(endpoint), timeout, context);
 			failed = false;
+			if (endpoint instanceof LeasedEndpoint leased) {
+				leased.connected();
+			}
 		}
 		catch (IOException | RuntimeException ex) {
 			this.monitor.connectFailed();

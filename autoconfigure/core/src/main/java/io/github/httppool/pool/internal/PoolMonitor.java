@@ -247,11 +247,25 @@ public final class PoolMonitor {
 		if (!this.tracksLeases) {
 			return;
 		}
-		if (lease.holder != null) {
-			lease.holder.lease = lease;
+		MonitoredConnection holder = lease.holder;
+		if (holder != null) {
+			holder.lease = lease;
 		}
 		else {
 			this.leases.add(lease);
+		}
+	}
+
+	/** Hand a lease held by its connection to the connection that now serves it. */
+	void moved(LeasedEndpoint.Lease lease, MonitoredConnection connection) {
+		MonitoredConnection previous = lease.holder;
+		if (previous == null || lease.ended) {
+			return;
+		}
+		lease.holder = connection;
+		connection.lease = lease;
+		if (previous.lease == lease) {
+			previous.lease = null;
 		}
 	}
 
@@ -261,11 +275,12 @@ public final class PoolMonitor {
 			return false;
 		}
 		if (this.tracksLeases) {
-			if (lease.holder == null) {
+			MonitoredConnection holder = lease.holder;
+			if (holder == null) {
 				this.leases.remove(lease);
 			}
-			else if (lease.holder.lease == lease) {
-				lease.holder.lease = null;
+			else if (holder.lease == lease) {
+				holder.lease = null;
 			}
 			lease.clear();
 		}
