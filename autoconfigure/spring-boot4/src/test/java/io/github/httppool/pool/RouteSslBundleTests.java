@@ -173,7 +173,7 @@ class RouteSslBundleTests {
 				"spring.ssl.bundle.pem.rotating.truststore.certificate=file:" + this.directory.resolve("ca.crt"),
 				"spring.ssl.bundle.pem.rotating.keystore.certificate=file:" + this.directory.resolve("client.crt"),
 				"spring.ssl.bundle.pem.rotating.keystore.private-key=file:" + this.directory.resolve("client.key"),
-				"spring.ssl.bundle.pem.rotating.reload-on-update=true", "spring.ssl.bundle.watch.file.quiet-period=100ms",
+				"spring.ssl.bundle.pem.rotating.reload-on-update=true", "spring.ssl.bundle.watch.file.quiet-period=500ms",
 				"http.pool.eviction.enabled=false",
 				"http.pool.routes[" + partnerA.baseUrl() + "].ssl.bundle=rotating")
 			.run((context) -> {
@@ -188,13 +188,14 @@ class RouteSslBundleTests {
 					List<String> principals = partnerA.clientPrincipals();
 					return "CN=http-pool-test-client-rotated".equals(principals.get(principals.size() - 1));
 				}, Duration.ofSeconds(20));
-				// Spring Boot may reload once per rewritten file, each reload retiring the connections:
-				// wait until calls over a second, ten quiet periods, open no new connection.
+				// Spring Boot reloads once per quiet period in which files changed, each reload retiring
+				// the connections: the two files are rewritten within one quiet period, and calls over
+				// three more must open no new connection.
 				partnerA.await("calls that reuse the rotated connection", () -> {
 					int before = partnerA.acceptedConnections();
 					for (int i = 0; i < 5; i++) {
 						client.get().uri(partnerA.url("/settle")).retrieve().toBodilessEntity();
-						sleep(200);
+						sleep(300);
 					}
 					return partnerA.acceptedConnections() == before;
 				}, Duration.ofSeconds(30));
