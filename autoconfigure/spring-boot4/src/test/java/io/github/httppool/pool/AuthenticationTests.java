@@ -8,9 +8,7 @@ import java.util.concurrent.TimeUnit;
 
 import io.github.httppool.autoconfigure.HttpPoolAutoConfiguration;
 import io.github.httppool.config.HttpPoolHttpClientCustomizer;
-import io.github.httppool.pool.internal.LeaseReclaim;
-import io.github.httppool.pool.internal.ManagedPool;
-import io.github.httppool.pool.internal.PoolMonitor;
+import io.github.httppool.testsupport.HttpPoolContexts;
 import io.github.httppool.testsupport.LoopbackHttpServer;
 import org.apache.hc.client5.http.auth.AuthScope;
 import org.apache.hc.client5.http.auth.UsernamePasswordCredentials;
@@ -57,14 +55,7 @@ class AuthenticationTests {
 	@Test
 	void aResponseLeftOpenAfterAChallengeOnAClosedConnectionIsStillReclaimed() throws Exception {
 		this.server = LoopbackHttpServer.http().basicAuthOnPath("/private", USER, PASSWORD).maxRequestsPerConnection(1);
-		Authenticator.setDefault(new Authenticator() {
-
-			@Override
-			protected PasswordAuthentication getPasswordAuthentication() {
-				return new PasswordAuthentication(USER, PASSWORD.toCharArray());
-			}
-
-		});
+		useJvmCredentials();
 		PoolTestSupport.contextRunner().run((context) -> {
 			RestClient client = context.getBean(RestClient.class);
 			String url = this.server.url("/private");
@@ -75,14 +66,7 @@ class AuthenticationTests {
 			assertThat(this.server.acceptedConnections()).isEqualTo(2);
 			HttpPool pool = context.getBean(HttpPools.class).get(HttpPoolAutoConfiguration.DEFAULT_CLIENT);
 			assertThat(pool.totalStats().getLeased()).isEqualTo(1);
-			PoolMonitor monitor = ManagedPool.of(pool).monitor();
-			long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-			while (monitor.reclaimedLeases().get(LeaseReclaim.UNREACHABLE) < 1) {
-				assertThat(System.nanoTime()).as("lease reclaimed after GC").isLessThan(deadline);
-				System.gc();
-				Thread.sleep(20);
-				monitor.reclaimUnreachable();
-			}
+			HttpPoolContexts.awaitUnreachableReclaims(pool, 1);
 			assertThat(pool.totalStats().getLeased()).isZero();
 		});
 	}
@@ -90,14 +74,7 @@ class AuthenticationTests {
 	@Test
 	void aChallengeIsAnsweredWithTheJvmAuthenticatorsCredentials() {
 		this.server = LoopbackHttpServer.http().basicAuthOnPath("/private", USER, PASSWORD);
-		Authenticator.setDefault(new Authenticator() {
-
-			@Override
-			protected PasswordAuthentication getPasswordAuthentication() {
-				return new PasswordAuthentication(USER, PASSWORD.toCharArray());
-			}
-
-		});
+		useJvmCredentials();
 		PoolTestSupport.contextRunner().run((context) -> {
 			RestClient client = context.getBean(RestClient.class);
 			assertThat(client.get().uri(this.server.url("/private")).retrieve().body(String.class))
@@ -170,6 +147,17 @@ class AuthenticationTests {
 				.build());
 		}
 
+	}
+
+	private static void useJvmCredentials() {
+		Authenticator.setDefault(new Authenticator() {
+
+			@Override
+			protected PasswordAuthentication getPasswordAuthentication() {
+				return new PasswordAuthentication(USER, PASSWORD.toCharArray());
+			}
+
+		});
 	}
 
 }

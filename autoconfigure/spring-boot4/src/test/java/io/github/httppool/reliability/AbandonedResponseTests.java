@@ -13,6 +13,7 @@ import io.github.httppool.pool.HttpPoolExhaustedException;
 import io.github.httppool.pool.HttpPools;
 import io.github.httppool.pool.internal.LeaseReclaim;
 import io.github.httppool.pool.internal.ManagedPool;
+import io.github.httppool.testsupport.HttpPoolContexts;
 import io.github.httppool.testsupport.LoopbackHttpServer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -146,7 +147,7 @@ class AbandonedResponseTests {
 			}
 			HttpPool pool = defaultPool(gateway);
 			assertThat(pool.totalStats().getLeased()).isEqualTo(2);
-			awaitReclaimed(pool, 2);
+			HttpPoolContexts.awaitUnreachableReclaims(pool, 2);
 			assertThat(pool.totalStats().getLeased()).isZero();
 			assertThat(restClient.get().uri(url).retrieve().body(String.class)).contains("/resource");
 			assertThat(output.getOut()).contains("leased for a response dropped without being closed: the garbage"
@@ -189,16 +190,6 @@ class AbandonedResponseTests {
 		this.upstream.await(expected + " leases reclaimed at request end",
 				() -> ManagedPool.of(pool).monitor().reclaimedLeases().get(LeaseReclaim.REQUEST_END) >= expected,
 				Duration.ofSeconds(5));
-	}
-
-	static void awaitReclaimed(HttpPool pool, long expected) throws InterruptedException {
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-		while (ManagedPool.of(pool).monitor().reclaimedLeases().get(LeaseReclaim.UNREACHABLE) < expected) {
-			assertThat(System.nanoTime()).as("leases reclaimed after GC").isLessThan(deadline);
-			System.gc();
-			Thread.sleep(20);
-			ManagedPool.of(pool).monitor().reclaimUnreachable();
-		}
 	}
 
 	private ConfigurableApplicationContext startGateway(String... properties) {

@@ -12,6 +12,10 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 import io.github.httppool.autoconfigure.HttpPoolAutoConfiguration;
+import io.github.httppool.pool.HttpPool;
+import io.github.httppool.pool.internal.LeaseReclaim;
+import io.github.httppool.pool.internal.ManagedPool;
+import io.github.httppool.pool.internal.PoolMonitor;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.ssl.SslAutoConfiguration;
@@ -95,6 +99,27 @@ public final class HttpPoolContexts {
 		}
 		finally {
 			executor.shutdownNow();
+		}
+	}
+
+	/**
+	 * Collects garbage until the pool has reclaimed {@code expected} leases whose endpoints
+	 * became unreachable, failing after 20 seconds.
+	 * @param pool the pool
+	 * @param expected the number of reclaimed leases to wait for
+	 * @throws InterruptedException if interrupted while waiting
+	 */
+	public static void awaitUnreachableReclaims(HttpPool pool, long expected) throws InterruptedException {
+		PoolMonitor monitor = ManagedPool.of(pool).monitor();
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+		while (monitor.reclaimedLeases().get(LeaseReclaim.UNREACHABLE) < expected) {
+			if (System.nanoTime() - deadline > 0) {
+				throw new AssertionError("leases reclaimed after GC: " + monitor.reclaimedLeases() + ", expected "
+						+ expected + " unreachable");
+			}
+			System.gc();
+			Thread.sleep(20);
+			monitor.reclaimUnreachable();
 		}
 	}
 
