@@ -528,7 +528,6 @@ final class MonitoredConnection implements ManagedHttpClientConnection, Identifi
 
 	}
 
-	/** HttpClient 5.5's access to an endpoint's connection, loaded only where it exists. */
 	/**
 	 * How HttpClient's connection restores its socket timeout at {@code activate()}: to the
 	 * last one set (before 5.6) or to the one it was bound with (5.6), found once on an
@@ -552,7 +551,7 @@ final class MonitoredConnection implements ManagedHttpClientConnection, Identifi
 				restored = socket.getSoTimeout();
 			}
 			catch (IOException | RuntimeException ex) {
-				restored = -1;
+				// unknown: HttpClient's own activate() and passivate() at every lease
 			}
 			KNOWN = restored == 0 || restored == 7;
 			RESTORES_LAST_SET = restored == 7;
@@ -560,6 +559,7 @@ final class MonitoredConnection implements ManagedHttpClientConnection, Identifi
 
 	}
 
+	/** HttpClient 5.5's access to an endpoint's connection, loaded only where it exists. */
 	private static final class Holder {
 
 		static final boolean PRESENT = isPresent();
