@@ -87,6 +87,8 @@ public final class ClientPathBenchmark {
 			  --warmup-ms=N    each variant's warm-up turn before the rounds, in milliseconds (default 10000)
 			  --variants=LIST  of starter, hand-built, hand-built-bare, starter-unobserved, hand-built-template
 			                   (default starter,hand-built,hand-built-bare; ratios are to the first)
+			  --jvm-per-variant  each variant in a JVM of its own, the JVMs taking turns: no variant's classes
+			                   shape the JIT's code for another, and no idle variant's threads are counted
 			  --jfr=FILE       record the starter variant alone (or the first of --variants, to compare) with
 			                   Java Flight Recorder into FILE, and print each library's share of the samples
 			                   and the top methods of the starter and HttpClient
@@ -107,7 +109,11 @@ public final class ClientPathBenchmark {
 			return;
 		}
 		Options options = Options.parse(args);
-		ThreadFactory callers = options.virtual() ? virtualThreadFactory() : platformThreadFactory();
+		if (options.worker() != null) {
+			VariantJvm.serve(options);
+			return;
+		}
+		ThreadFactory callers = callers(options);
 		if (callers == null) {
 			System.out.println("client-path: --virtual needs Java 21 or later, and this is Java "
 					+ System.getProperty("java.version") + "; run it with a newer java (for example "
@@ -120,49 +126,46 @@ public final class ClientPathBenchmark {
 			certificates = BenchmarkCertificates.create(Files.createTempDirectory("http-pool-client-path"));
 		}
 		try (ClientPathUpstream upstream = ClientPathUpstream.start(certificates);
-				CloseableHttpClient handBuilt = handBuiltHttpClient(certificates);
-				ConfigurableApplicationContext context = application(certificates, options.application())) {
-			URI target = URI.create(options.scheme() + "://127.0.0.1:" + upstream.port() + "/api/accounts/42");
-			Map<String, Call> variants = variants(context, handBuilt, target, options.variants());
-			AllocatedBytes allocated = AllocatedBytes.of();
+				Variants variants = options.jvmPerVariant() ? VariantJvm.start(options, upstream, certificates)
+						: Variants.inProcess(options, callers, upstream, certificates)) {
 			System.out.printf(Locale.ROOT,
 					"client-path benchmark: %d %s callers, %d rounds, a %d ms window after a %d ms ramp per turn,"
 							+ " %s on loopback (upstream in its own JVM), Java %s, %d CPU(s), load average %s;"
-							+ " bytes: %s%n",
+							+ " %s; bytes: %s%n",
 					options.threads(), options.virtual() ? "virtual" : "platform", options.rounds(),
 					options.round().toMillis(), options.ramp().toMillis(), https ? "HTTPS" : "HTTP",
 					System.getProperty("java.version"), Runtime.getRuntime().availableProcessors(),
-					LoadAverage.oneMinute(), allocated.method());
-			Turns turns = new Turns(callers, options.threads(), options.ramp(), allocated, upstream);
+					LoadAverage.oneMinute(), options.jvmPerVariant() ? "a JVM per variant" : "all variants in one JVM",
+					AllocatedBytes.of().method());
 			// A few callers first, so that the TLS handshakes of the full turn run compiled code in both JVMs.
-			Turns few = new Turns(callers, Math.min(4, options.threads()), options.ramp(), allocated, upstream);
-			for (Call call : variants.values()) {
-				few.measure(call, options.warmup().dividedBy(4), true);
-				turns.measure(call, options.warmup(), true);
+			for (String name : variants.names()) {
+				variants.measure(name, Math.min(4, options.threads()), options.warmup().dividedBy(4), true);
+				variants.measure(name, options.threads(), options.warmup(), true);
 			}
 			// One more turn each, so that no pool has been idle longer than a round when the first round starts (the
 			// starter closes connections idle for 30 s).
-			for (Call call : variants.values()) {
-				turns.measure(call, options.round(), true);
+			for (String name : variants.names()) {
+				variants.measure(name, options.threads(), options.round(), true);
 			}
 			Map<String, List<Sample>> samples = new LinkedHashMap<>();
-			variants.keySet().forEach((name) -> samples.put(name, new ArrayList<>()));
+			variants.names().forEach((name) -> samples.put(name, new ArrayList<>()));
 			if (options.jfr() != null) {
 				String recorded = options.variants().get(0);
 				try (ClientPathProfile profile = new ClientPathProfile(options.jfr())) {
 					for (int r = 0; r < options.rounds(); r++) {
-						samples.get(recorded).add(turns.measure(variants.get(recorded), options.round(), false));
+						samples.get(recorded)
+							.add(variants.measure(recorded, options.threads(), options.round(), false));
 					}
 				}
 			}
 			else {
-				List<String> order = new ArrayList<>(variants.keySet());
+				List<String> order = new ArrayList<>(variants.names());
 				Random random = new Random(options.rounds());
 				for (int r = 0; r < options.rounds(); r++) {
 					Collections.shuffle(order, random);
 					StringBuilder line = new StringBuilder("round " + (r + 1) + ":");
 					for (String name : order) {
-						Sample sample = turns.measure(variants.get(name), options.round(), false);
+						Sample sample = variants.measure(name, options.threads(), options.round(), false);
 						samples.get(name).add(sample);
 						line.append(String.format(Locale.ROOT, "  %s %.1f us %.0f B %.0f/s %d new conns;", name,
 								sample.cpuMicros(), sample.bytes(), sample.callsPerSecond(), sample.connections()));
@@ -178,7 +181,7 @@ public final class ClientPathBenchmark {
 		}
 	}
 
-	private static Map<String, Call> variants(ConfigurableApplicationContext context, CloseableHttpClient handBuilt,
+	static Map<String, Call> variants(ConfigurableApplicationContext context, CloseableHttpClient handBuilt,
 			URI target, List<String> names) {
 		RestClient starter = context.getBean(RestClient.class);
 		RestClient.Builder observedBuilder = context.getBean(RestClient.Builder.class);
@@ -221,7 +224,7 @@ public final class ClientPathBenchmark {
 	 * The hand-built pool of the usual {@code new RestTemplate(factory)} fix, at the starter's limits here,
 	 * trusting the upstream's certificate (host names verified) for HTTPS.
 	 */
-	private static CloseableHttpClient handBuiltHttpClient(BenchmarkCertificates certificates)
+	static CloseableHttpClient handBuiltHttpClient(BenchmarkCertificates certificates)
 			throws IOException, GeneralSecurityException {
 		PoolingHttpClientConnectionManagerBuilder pool = PoolingHttpClientConnectionManagerBuilder.create()
 			.setMaxConnTotal(400)
@@ -233,7 +236,7 @@ public final class ClientPathBenchmark {
 		return HttpClients.custom().setConnectionManager(pool.build()).build();
 	}
 
-	private static ConfigurableApplicationContext application(BenchmarkCertificates certificates,
+	static ConfigurableApplicationContext application(BenchmarkCertificates certificates,
 			List<String> more) {
 		List<String> args = new ArrayList<>(List.of("--spring.main.banner-mode=off", "--logging.level.root=warn",
 				"--http.pool.max-total=400", "--http.pool.max-per-route=200"));
@@ -247,6 +250,10 @@ public final class ClientPathBenchmark {
 		return new SpringApplicationBuilder(Application.class).web(WebApplicationType.NONE)
 			.logStartupInfo(false)
 			.run(args.toArray(String[]::new));
+	}
+
+	static ThreadFactory callers(Options options) {
+		return options.virtual() ? virtualThreadFactory() : platformThreadFactory();
 	}
 
 	/** Java 21's {@code Thread.ofVirtual().factory()}, found at run time; {@code null} before Java 21. */
@@ -328,14 +335,23 @@ public final class ClientPathBenchmark {
 	 * @param variants the variants, the reference first
 	 * @param jfr where to write a recording of the first variant (alone), or {@code null}
 	 * @param application more arguments for the application ({@code --http.pool.*}, {@code --spring.*})
+	 * @param jvmPerVariant whether each variant runs in a JVM of its own
+	 * @param worker in such a JVM, its variant; {@code null} in the benchmark's own JVM
+	 * @param upstreamPort in such a JVM, the upstream's port
+	 * @param certificates in such a JVM, the directory of the run's certificates, or {@code null} for HTTP
 	 */
 	record Options(int threads, boolean virtual, String scheme, int rounds, Duration round, Duration ramp,
-			Duration warmup, List<String> variants, Path jfr, List<String> application) {
+			Duration warmup, List<String> variants, Path jfr, List<String> application, boolean jvmPerVariant,
+			String worker, int upstreamPort, Path certificates) {
 
 		static Options parse(String[] args) {
 			Map<String, Integer> numbers = new LinkedHashMap<>(
 					Map.of("threads", 50, "rounds", 10, "round-ms", 1000, "ramp-ms", 300, "warmup-ms", 10000));
 			boolean virtual = false;
+			boolean jvmPerVariant = false;
+			String worker = null;
+			int upstreamPort = 0;
+			Path certificates = null;
 			String scheme = "https";
 			List<String> variants = List.of(STARTER, "hand-built", "hand-built-bare");
 			Path jfr = null;
@@ -346,6 +362,18 @@ public final class ClientPathBenchmark {
 				String value = (equals > 0) ? arg.substring(equals + 1) : null;
 				if (name.equals("virtual") && value == null) {
 					virtual = true;
+				}
+				else if (name.equals("jvm-per-variant") && value == null) {
+					jvmPerVariant = true;
+				}
+				else if (name.equals("worker") && VARIANTS.contains(value)) {
+					worker = value;
+				}
+				else if (name.equals("upstream-port") && value != null) {
+					upstreamPort = positive(arg, value);
+				}
+				else if (name.equals("certificates") && value != null) {
+					certificates = Path.of(value);
 				}
 				else if (name.equals("scheme") && ("http".equals(value) || "https".equals(value))) {
 					scheme = value;
@@ -371,10 +399,12 @@ public final class ClientPathBenchmark {
 			}
 			if (jfr != null) {
 				variants = List.of(variants.get(0));
+				jvmPerVariant = false;
 			}
 			return new Options(numbers.get("threads"), virtual, scheme, numbers.get("rounds"),
 					Duration.ofMillis(numbers.get("round-ms")), Duration.ofMillis(numbers.get("ramp-ms")),
-					Duration.ofMillis(numbers.get("warmup-ms")), variants, jfr, List.copyOf(application));
+					Duration.ofMillis(numbers.get("warmup-ms")), variants, jfr, List.copyOf(application),
+					jvmPerVariant, worker, upstreamPort, certificates);
 		}
 
 		private static int positive(String arg, String value) {
@@ -393,7 +423,7 @@ public final class ClientPathBenchmark {
 	}
 
 	@FunctionalInterface
-	private interface Call {
+	interface Call {
 
 		void run() throws Exception;
 
@@ -406,20 +436,28 @@ public final class ClientPathBenchmark {
 	 * @param callsPerSecond the throughput
 	 * @param connections the connections the upstream accepted in the window (not per call)
 	 */
-	private record Sample(double cpuMicros, double bytes, double callsPerSecond, long connections) {
+	record Sample(double cpuMicros, double bytes, double callsPerSecond, long connections) {
+
+	}
+
+	/** The connections the upstream accepted so far. */
+	@FunctionalInterface
+	interface AcceptedConnections {
+
+		long count() throws IOException;
 
 	}
 
 	/** Turns of the callers at one variant, measured over a steady window. */
-	private record Turns(ThreadFactory factory, int threads, Duration ramp, AllocatedBytes allocated,
-			ClientPathUpstream upstream) {
+	record Turns(ThreadFactory factory, Duration ramp, AllocatedBytes allocated, AcceptedConnections upstream) {
 
 		/**
 		 * Run the callers at a variant for a ramp and a window, and measure the window.
 		 * @param warmUp whether failed calls are only counted and reported (opening hundreds of TLS connections at
 		 * once on a loaded machine can exceed the connect or lease timeouts), where otherwise the first ends the run
 		 */
-		Sample measure(Call call, Duration window, boolean warmUp) throws InterruptedException, IOException {
+		Sample measure(Call call, int threads, Duration window, boolean warmUp)
+				throws InterruptedException, IOException {
 			OperatingSystemMXBean process = (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
 			System.gc();
 			LongAdder calls = new LongAdder();
@@ -428,7 +466,7 @@ public final class ClientPathBenchmark {
 			LongAdder failed = new LongAdder();
 			AtomicBoolean stop = new AtomicBoolean();
 			List<Thread> callers = new ArrayList<>();
-			for (int t = 0; t < this.threads; t++) {
+			for (int t = 0; t < threads; t++) {
 				Thread caller = this.factory.newThread(() -> {
 					try {
 						boolean first = true;
@@ -459,10 +497,10 @@ public final class ClientPathBenchmark {
 			Thread.sleep(this.ramp.toMillis());
 			// Connections may have to be opened (TLS handshakes, in a cold JVM at first): wait for every caller's call.
 			long rampEnd = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-			while (started.get() < this.threads && failure.get() == null && System.nanoTime() < rampEnd) {
+			while (started.get() < threads && failure.get() == null && System.nanoTime() < rampEnd) {
 				Thread.sleep(10);
 			}
-			long connectionsBefore = this.upstream.counts()[0];
+			long connectionsBefore = this.upstream.count();
 			long callsBefore = calls.sum();
 			long began = System.nanoTime();
 			long cpuBefore = process.getProcessCpuTime();
@@ -472,7 +510,7 @@ public final class ClientPathBenchmark {
 			long cpu = process.getProcessCpuTime() - cpuBefore;
 			long elapsed = System.nanoTime() - began;
 			long count = calls.sum() - callsBefore;
-			long connections = this.upstream.counts()[0] - connectionsBefore;
+			long connections = this.upstream.count() - connectionsBefore;
 			stop.set(true);
 			for (Thread caller : callers) {
 				caller.join();
@@ -482,7 +520,7 @@ public final class ClientPathBenchmark {
 			}
 			if (failed.sum() > 0) {
 				System.out.printf(Locale.ROOT, "warm-up: %d calls failed (%d completed), as opening %d connections at"
-						+ " once can on a loaded machine%n", failed.sum(), calls.sum(), this.threads);
+						+ " once can on a loaded machine%n", failed.sum(), calls.sum(), threads);
 			}
 			if (count == 0) {
 				throw new IllegalStateException(
@@ -499,7 +537,7 @@ public final class ClientPathBenchmark {
 	 * threads that ended included, virtual threads counted on their carriers) when present, else the sum over the
 	 * live platform threads.
 	 */
-	private record AllocatedBytes(com.sun.management.ThreadMXBean threads, MethodHandle total) {
+	record AllocatedBytes(com.sun.management.ThreadMXBean threads, MethodHandle total) {
 
 		static AllocatedBytes of() {
 			com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory

@@ -47,23 +47,34 @@ public final class ClientPathUpstream implements AutoCloseable {
 	 * @throws IOException if the child cannot start or does not report its port
 	 */
 	static ClientPathUpstream start(BenchmarkCertificates certificates) throws IOException {
-		List<String> command = new ArrayList<>();
-		command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-		command.add("-Xmx256m");
-		command.add("-cp");
-		command.add(System.getProperty("java.class.path"));
-		if (ClientPathUpstream.class.getClassLoader() != ClassLoader.getSystemClassLoader()) {
-			// Started from the executable jar: launch the child through the jar's launcher.
-			command.add("-Dloader.main=" + ClientPathUpstream.class.getName());
-			command.add(PROPERTIES_LAUNCHER);
-		}
-		else {
-			command.add(ClientPathUpstream.class.getName());
-		}
+		List<String> command = javaCommand(ClientPathUpstream.class, List.of("-Xmx256m"));
 		if (certificates != null) {
 			command.add(certificates.directory().toString());
 		}
 		return new ClientPathUpstream(new ProcessBuilder(command).redirectErrorStream(true).start());
+	}
+
+	/**
+	 * The command that runs {@code main} in a child JVM of the running Java, from the same jar or class path.
+	 * @param main the class whose {@code main} the child runs
+	 * @param options the child's JVM options
+	 * @return the command, to which the program's arguments may be added
+	 */
+	static List<String> javaCommand(Class<?> main, List<String> options) {
+		List<String> command = new ArrayList<>();
+		command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+		command.addAll(options);
+		command.add("-cp");
+		command.add(System.getProperty("java.class.path"));
+		if (main.getClassLoader() != ClassLoader.getSystemClassLoader()) {
+			// Started from the executable jar: launch the child through the jar's launcher.
+			command.add("-Dloader.main=" + main.getName());
+			command.add(PROPERTIES_LAUNCHER);
+		}
+		else {
+			command.add(main.getName());
+		}
+		return command;
 	}
 
 	/**

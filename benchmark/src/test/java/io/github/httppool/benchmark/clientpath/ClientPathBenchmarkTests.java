@@ -30,12 +30,14 @@ class ClientPathBenchmarkTests {
 	void parsesOptions() {
 		assertThat(parse()).isEqualTo(new ClientPathBenchmark.Options(50, false, "https", 10, Duration.ofSeconds(1),
 				Duration.ofMillis(300), Duration.ofSeconds(10), List.of("starter", "hand-built", "hand-built-bare"),
-				null, List.of()));
+				null, List.of(), false, null, 0, null));
 		assertThat(parse("--threads=200", "--virtual", "--scheme=http", "--rounds=6", "--round-ms=2000",
 				"--ramp-ms=100", "--warmup-ms=500", "--variants=hand-built,starter", "--http.pool.max-total=10"))
 			.isEqualTo(new ClientPathBenchmark.Options(200, true, "http", 6, Duration.ofSeconds(2),
 					Duration.ofMillis(100), Duration.ofMillis(500), List.of("hand-built", "starter"), null,
-					List.of("--http.pool.max-total=10")));
+					List.of("--http.pool.max-total=10"), false, null, 0, null));
+		assertThat(parse("--jvm-per-variant").jvmPerVariant()).isTrue();
+		assertThat(parse("--jvm-per-variant", "--jfr=x.jfr").jvmPerVariant()).isFalse();
 		assertThat(parse("--jfr=x.jfr").variants()).containsExactly("starter");
 		assertThat(parse("--jfr=x.jfr", "--variants=hand-built,starter").variants()).containsExactly("hand-built");
 		assertThatIllegalArgumentException().isThrownBy(() -> parse("--scheme=ftp"));
@@ -44,6 +46,7 @@ class ClientPathBenchmarkTests {
 		assertThatIllegalArgumentException().isThrownBy(() -> parse("--threads=0"));
 		assertThatIllegalArgumentException().isThrownBy(() -> parse("--virtual=yes"));
 		assertThatIllegalArgumentException().isThrownBy(() -> parse("--jfr="));
+		assertThatIllegalArgumentException().isThrownBy(() -> parse("--worker=jdk"));
 	}
 
 	@Test
@@ -54,6 +57,14 @@ class ClientPathBenchmarkTests {
 		for (String variant : ClientPathBenchmark.VARIANTS) {
 			assertThat(output).containsPattern("(?m)^" + variant + " +\\d");
 		}
+	}
+
+	@Test
+	void runsEachVariantInAJvmOfItsOwnOverHttps() throws Exception {
+		String output = run("--scheme=https", "--jvm-per-variant", "--variants=starter,hand-built");
+		assertThat(output).contains("HTTPS on loopback", "a JVM per variant", "round 1:", "CPU vs starter");
+		assertThat(output).containsPattern("(?m)^starter +\\d").containsPattern("(?m)^hand-built +\\d");
+		assertThat(output).containsPattern("hand-built [\\d.]+ us [\\d]+ B [\\d]+/s");
 	}
 
 	@Test

@@ -1,0 +1,185 @@
+package io.github.httppool.benchmark.clientpath;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintWriter;
+import java.lang.management.ManagementFactory;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import io.github.httppool.benchmark.clientpath.ClientPathBenchmark.AllocatedBytes;
+import io.github.httppool.benchmark.clientpath.ClientPathBenchmark.Call;
+import io.github.httppool.benchmark.clientpath.ClientPathBenchmark.Options;
+import io.github.httppool.benchmark.clientpath.ClientPathBenchmark.Sample;
+import io.github.httppool.benchmark.clientpath.ClientPathBenchmark.Turns;
+import io.github.httppool.benchmark.upstream.BenchmarkCertificates;
+import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
+
+import org.springframework.context.ConfigurableApplicationContext;
+
+/**
+ * Each variant in a child JVM of its own ({@code --jvm-per-variant}), the children taking turns at the benchmark's
+ * command, as two applications would each run one client: no variant's classes shape the JIT-compiled code of
+ * another, and the process CPU of a turn counts only the measured variant's JVM. A child reads {@code measure
+ * <threads> <ms> <warm-up>} on its standard input and answers {@code SAMPLE <cpu µs> <bytes> <calls/s>
+ * <connections>}; to count the upstream's connections it asks {@code counts}, which the benchmark answers from the
+ * upstream.
+ */
+final class VariantJvm implements Variants {
+
+	private final Map<String, Child> children;
+
+	private final ClientPathUpstream upstream;
+
+	private VariantJvm(Map<String, Child> children, ClientPathUpstream upstream) {
+		this.children = children;
+		this.upstream = upstream;
+	}
+
+	static VariantJvm start(Options options, ClientPathUpstream upstream, BenchmarkCertificates certificates)
+			throws IOException {
+		List<String> jvmOptions = ManagementFactory.getRuntimeMXBean()
+			.getInputArguments()
+			.stream()
+			.filter((option) -> option.startsWith("-X") && !option.startsWith("-Xrun"))
+			.toList();
+		Map<String, Child> children = new LinkedHashMap<>();
+		try {
+			for (String name : options.variants()) {
+				List<String> command = ClientPathUpstream.javaCommand(ClientPathBenchmark.class, jvmOptions);
+				command.addAll(List.of("--worker=" + name, "--upstream-port=" + upstream.port(),
+						"--scheme=" + options.scheme(), "--ramp-ms=" + options.ramp().toMillis()));
+				if (options.virtual()) {
+					command.add("--virtual");
+				}
+				if (certificates != null) {
+					command.add("--certificates=" + certificates.directory());
+				}
+				command.addAll(options.application());
+				children.put(name, new Child(name, new ProcessBuilder(command).redirectErrorStream(true).start()));
+			}
+			for (Child child : children.values()) {
+				child.expect("READY", null);
+			}
+		}
+		catch (IOException | RuntimeException ex) {
+			children.values().forEach(Child::close);
+			throw ex;
+		}
+		return new VariantJvm(children, upstream);
+	}
+
+	@Override
+	public List<String> names() {
+		return List.copyOf(this.children.keySet());
+	}
+
+	@Override
+	public Sample measure(String name, int threads, Duration window, boolean warmUp) throws IOException {
+		Child child = this.children.get(name);
+		child.in.println("measure " + threads + " " + window.toMillis() + " " + warmUp);
+		String[] sample = child.expect("SAMPLE ", this.upstream).trim().split(" ");
+		return new Sample(Double.parseDouble(sample[0]), Double.parseDouble(sample[1]), Double.parseDouble(sample[2]),
+				Long.parseLong(sample[3]));
+	}
+
+	@Override
+	public void close() {
+		this.children.values().forEach(Child::close);
+	}
+
+	/**
+	 * Run one variant until standard input closes, measuring a turn at each command.
+	 * @param options the options, {@code worker} naming the variant
+	 * @throws Exception if the variant cannot start or a call fails outside a warm-up turn
+	 */
+	static void serve(Options options) throws Exception {
+		BenchmarkCertificates certificates = (options.certificates() != null)
+				? BenchmarkCertificates.existing(options.certificates()) : null;
+		BufferedReader commands = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+		URI target = URI.create(options.scheme() + "://127.0.0.1:" + options.upstreamPort() + "/api/accounts/42");
+		try (CloseableHttpClient handBuilt = ClientPathBenchmark.handBuiltHttpClient(certificates);
+				ConfigurableApplicationContext context = ClientPathBenchmark.application(certificates,
+						options.application())) {
+			Call call = ClientPathBenchmark.variants(context, handBuilt, target, List.of(options.worker()))
+				.get(options.worker());
+			Turns turns = new Turns(ClientPathBenchmark.callers(options), options.ramp(), AllocatedBytes.of(), () -> {
+				System.out.println("counts");
+				return Long.parseLong(commands.readLine().trim());
+			});
+			System.out.println("READY");
+			String command;
+			while ((command = commands.readLine()) != null) {
+				String[] words = command.split(" ");
+				Sample sample = turns.measure(call, Integer.parseInt(words[1]),
+						Duration.ofMillis(Long.parseLong(words[2])), Boolean.parseBoolean(words[3]));
+				System.out.printf(Locale.ROOT, "SAMPLE %s %s %s %d%n", sample.cpuMicros(), sample.bytes(),
+						sample.callsPerSecond(), sample.connections());
+			}
+		}
+	}
+
+	/** A variant's JVM. */
+	private static final class Child {
+
+		private final String name;
+
+		private final Process process;
+
+		private final BufferedReader out;
+
+		private final PrintWriter in;
+
+		Child(String name, Process process) {
+			this.name = name;
+			this.process = process;
+			this.out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+			this.in = new PrintWriter(process.getOutputStream(), true, StandardCharsets.UTF_8);
+		}
+
+		/** Read up to a line starting with {@code prefix}, answering {@code counts} and passing other lines on. */
+		String expect(String prefix, ClientPathUpstream upstream) throws IOException {
+			List<String> recent = new ArrayList<>();
+			String line;
+			while ((line = this.out.readLine()) != null) {
+				if (line.startsWith(prefix)) {
+					return line.substring(prefix.length());
+				}
+				if (line.equals("counts") && upstream != null) {
+					this.in.println(upstream.counts()[0]);
+				}
+				else if (line.startsWith("warm-up: ")) {
+					System.out.println(this.name + " " + line);
+				}
+				else {
+					recent.add(line);
+				}
+			}
+			recent.forEach((output) -> System.err.println(this.name + ": " + output));
+			throw new IOException("the JVM of variant " + this.name + " ended before it printed " + prefix.trim());
+		}
+
+		void close() {
+			this.in.close();
+			try {
+				if (!this.process.waitFor(20, TimeUnit.SECONDS)) {
+					this.process.destroyForcibly();
+				}
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				this.process.destroyForcibly();
+			}
+		}
+
+	}
+
+}
