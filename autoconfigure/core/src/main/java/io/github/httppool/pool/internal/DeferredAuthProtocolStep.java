@@ -8,7 +8,6 @@ import java.net.SocketException;
 import java.util.Arrays;
 import java.util.List;
 
-import org.apache.hc.client5.http.HttpRoute;
 import org.apache.hc.client5.http.classic.ExecChain;
 import org.apache.hc.client5.http.classic.ExecChainHandler;
 import org.apache.hc.client5.http.classic.ExecRuntime;
@@ -82,27 +81,13 @@ public final class DeferredAuthProtocolStep implements ExecChainHandler {
 	}
 
 	private static boolean withoutAuthentication(ClassicHttpRequest request, ExecChain.Scope scope) {
-		HttpRoute route = scope.route;
-		if (route.getProxyHost() != null) {
-			return false;
-		}
 		String method = request.getMethod();
-		if (Method.CONNECT.isSame(method) || Method.TRACE.isSame(method)) {
-			return false;
-		}
 		HttpEntity entity = request.getEntity();
-		if (entity != null && !entity.isRepeatable()) {
-			return false;
-		}
 		URIAuthority authority = request.getAuthority();
-		if (authority != null && authority.getUserInfo() != null) {
-			return false;
-		}
 		HttpClientContext context = scope.clientContext;
-		if (context.getAuthCache() != null) {
-			return false;
-		}
-		return context.getAuthExchanges().isEmpty();
+		return scope.route.getProxyHost() == null && !Method.CONNECT.isSame(method) && !Method.TRACE.isSame(method)
+				&& (entity == null || entity.isRepeatable()) && (authority == null || authority.getUserInfo() == null)
+				&& context.getAuthCache() == null && context.getAuthExchanges().isEmpty();
 	}
 
 	/** The chain as HttpClient's step sees it: the challenge first, then the real exchange. */
