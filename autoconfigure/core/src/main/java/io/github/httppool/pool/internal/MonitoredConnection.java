@@ -34,6 +34,8 @@ import org.apache.hc.core5.util.Identifiable;
 import org.apache.hc.core5.util.Timeout;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.util.ClassUtils;
+
 /**
  * A pooled connection that reports its connect and TLS handshake times and why it closes.
  * It is not reused while it holds input no response accounts for (the next caller would
@@ -193,11 +195,6 @@ final class MonitoredConnection implements ManagedHttpClientConnection, Identifi
 		this.monitor.connectionCreated((this.connectStartNanos >= 0) ? now - this.connectStartNanos : -1);
 	}
 
-	/**
-	 * Mark the connection idle. HttpClient also clears the socket timeout here and sets it
-	 * again at the next lease; nothing reads an idle connection but the stale check, which
-	 * sets its own, so the timeout stays.
-	 */
 	@Override
 	public void passivate() {
 		this.idleSinceNanos = System.nanoTime();
@@ -562,18 +559,8 @@ final class MonitoredConnection implements ManagedHttpClientConnection, Identifi
 	/** HttpClient 5.5's access to an endpoint's connection, loaded only where it exists. */
 	private static final class Holder {
 
-		static final boolean PRESENT = isPresent();
-
-		private static boolean isPresent() {
-			try {
-				Class.forName("org.apache.hc.client5.http.impl.ConnectionHolder", false,
-						MonitoredConnection.class.getClassLoader());
-				return true;
-			}
-			catch (ClassNotFoundException | LinkageError ex) {
-				return false;
-			}
-		}
+		static final boolean PRESENT = ClassUtils.isPresent("org.apache.hc.client5.http.impl.ConnectionHolder",
+				MonitoredConnection.class.getClassLoader());
 
 		static @Nullable MonitoredConnection connection(ConnectionEndpoint endpoint) {
 			return (endpoint instanceof ConnectionHolder holder
