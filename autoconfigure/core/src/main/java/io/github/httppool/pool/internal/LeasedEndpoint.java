@@ -147,7 +147,7 @@ final class LeasedEndpoint extends ConnectionEndpoint implements LeaseRequest {
 		if (!this.recorded) {
 			this.recorded = true;
 			if (this.admitted != null) {
-				this.admitted.inFlight.decrementAndGet();
+				this.admitted.inFlight().decrementAndGet();
 			}
 			this.manager.monitor.leaseEnded(this.route, now - this.start, outcome);
 		}

@@ -127,7 +127,7 @@ public final class MonitoredConnectionManager implements HttpClientConnectionMan
 		}
 		catch (RuntimeException ex) {
 			if (admitted != null) {
-				admitted.inFlight.decrementAndGet();
+				admitted.inFlight().decrementAndGet();
 			}
 			this.monitor.leaseEnded(route, System.nanoTime() - start, LeaseOutcome.FAILED);
 			throw ex;

@@ -47,11 +47,13 @@ public final class PendingLeaseLimiter implements PoolListener {
 	@Nullable RouteLeases enter(HttpRoute route) {
 		RouteLeases leases = this.routes.get(route);
 		if (leases == null) {
-			leases = this.routes.computeIfAbsent(route, (key) -> new RouteLeases(this.limits.applyAsInt(key)));
+			leases = this.routes.computeIfAbsent(route,
+					(key) -> new RouteLeases(this.limits.applyAsInt(key), new AtomicInteger()));
 		}
-		int inFlight = leases.inFlight.incrementAndGet();
-		if (leases.limit >= 0 && inFlight > leases.limit && this.pool.getStats(route).getPending() >= leases.limit) {
-			leases.inFlight.decrementAndGet();
+		int inFlight = leases.inFlight().incrementAndGet();
+		int limit = leases.limit();
+		if (limit >= 0 && inFlight > limit && this.pool.getStats(route).getPending() >= limit) {
+			leases.inFlight().decrementAndGet();
 			return null;
 		}
 		return leases;
@@ -74,20 +76,11 @@ public final class PendingLeaseLimiter implements PoolListener {
 	@Override
 	public void routesRetained(Set<HttpRoute> retained) {
 		this.routes.entrySet()
-			.removeIf((entry) -> !retained.contains(entry.getKey()) && entry.getValue().inFlight.get() == 0);
+			.removeIf((entry) -> !retained.contains(entry.getKey()) && entry.getValue().inFlight().get() == 0);
 	}
 
 	/** The callers of one route between the start and the end of their lease. */
-	static final class RouteLeases {
-
-		final int limit;
-
-		final AtomicInteger inFlight = new AtomicInteger();
-
-		RouteLeases(int limit) {
-			this.limit = limit;
-		}
-
+	record RouteLeases(int limit, AtomicInteger inFlight) {
 	}
 
 }
