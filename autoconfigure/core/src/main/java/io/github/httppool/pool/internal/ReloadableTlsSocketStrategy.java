@@ -2,7 +2,6 @@ package io.github.httppool.pool.internal;
 
 import java.io.IOException;
 import java.net.Socket;
-import java.util.concurrent.atomic.AtomicReference;
 
 import javax.net.ssl.SSLSocket;
 
@@ -12,21 +11,21 @@ import org.apache.hc.core5.http.protocol.HttpContext;
 /** {@link TlsSocketStrategy} whose TLS material can be replaced while the pool runs. */
 public final class ReloadableTlsSocketStrategy implements TlsSocketStrategy {
 
-	private final AtomicReference<TlsSocketStrategy> delegate;
+	private volatile TlsSocketStrategy delegate;
 
 	public ReloadableTlsSocketStrategy(TlsSocketStrategy initial) {
-		this.delegate = new AtomicReference<>(initial);
+		this.delegate = initial;
 	}
 
 	/** Use the given strategy for every connection opened from now on. */
 	public void reload(TlsSocketStrategy strategy) {
-		this.delegate.set(strategy);
+		this.delegate = strategy;
 	}
 
 	@Override
 	public SSLSocket upgrade(Socket socket, String target, int port, Object attachment, HttpContext context)
 			throws IOException {
-		return this.delegate.get().upgrade(socket, target, port, attachment, context);
+		return this.delegate.upgrade(socket, target, port, attachment, context);
 	}
 
 }

@@ -30,21 +30,18 @@ public final class RouteTlsSocketStrategy implements TlsSocketStrategy {
 		this.strategies = overrides.values().toArray(TlsSocketStrategy[]::new);
 	}
 
-	/** Return the strategy that connections to a TLS target are upgraded with. */
-	public TlsSocketStrategy strategyFor(String target, int port) {
-		HttpHost host = new HttpHost("https", target, (port != -1) ? port : DEFAULT_HTTPS_PORT);
-		for (int i = 0; i < this.keys.length; i++) {
-			if (this.keys[i].matches(host)) {
-				return this.strategies[i];
-			}
-		}
-		return this.defaults;
-	}
-
 	@Override
 	public SSLSocket upgrade(Socket socket, String target, int port, Object attachment, HttpContext context)
 			throws IOException {
-		return strategyFor(target, port).upgrade(socket, target, port, attachment, context);
+		HttpHost host = new HttpHost("https", target, (port != -1) ? port : DEFAULT_HTTPS_PORT);
+		TlsSocketStrategy strategy = this.defaults;
+		for (int i = 0; i < this.keys.length; i++) {
+			if (this.keys[i].matches(host)) {
+				strategy = this.strategies[i];
+				break;
+			}
+		}
+		return strategy.upgrade(socket, target, port, attachment, context);
 	}
 
 }
