@@ -14,8 +14,6 @@ public final class DaemonScheduler {
 
 	private final Duration stopTimeout;
 
-	private final Object monitor = new Object();
-
 	private boolean running;
 
 	private @Nullable ScheduledExecutorService executor;
@@ -28,41 +26,37 @@ public final class DaemonScheduler {
 	}
 
 	/** Start accepting tasks; return whether the scheduler was stopped. */
-	public boolean start() {
-		synchronized (this.monitor) {
-			if (this.running) {
-				return false;
-			}
-			this.running = true;
-			return true;
+	public synchronized boolean start() {
+		if (this.running) {
+			return false;
 		}
+		this.running = true;
+		return true;
 	}
 
 	/** Run a task with a fixed delay while the scheduler runs. */
-	public void scheduleWithFixedDelay(Runnable task, Duration delay) {
-		synchronized (this.monitor) {
-			if (!this.running) {
-				return;
-			}
-			if (this.executor == null) {
-				ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1, (runnable) -> {
-					Thread thread = new Thread(runnable, this.threadName);
-					thread.setDaemon(true);
-					this.thread = thread;
-					return thread;
-				});
-				executor.setRemoveOnCancelPolicy(true);
-				this.executor = executor;
-			}
-			long millis = Milliseconds.of(delay);
-			this.executor.scheduleWithFixedDelay(task, millis, millis, TimeUnit.MILLISECONDS);
+	public synchronized void scheduleWithFixedDelay(Runnable task, Duration delay) {
+		if (!this.running) {
+			return;
 		}
+		if (this.executor == null) {
+			ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1, (runnable) -> {
+				Thread thread = new Thread(runnable, this.threadName);
+				thread.setDaemon(true);
+				this.thread = thread;
+				return thread;
+			});
+			executor.setRemoveOnCancelPolicy(true);
+			this.executor = executor;
+		}
+		long millis = Milliseconds.of(delay);
+		this.executor.scheduleWithFixedDelay(task, millis, millis, TimeUnit.MILLISECONDS);
 	}
 
 	/** Stop: cancel every task, interrupt the running one and wait for the thread to end. */
 	public void stop() {
 		ScheduledExecutorService executor;
-		synchronized (this.monitor) {
+		synchronized (this) {
 			this.running = false;
 			executor = this.executor;
 			this.executor = null;
@@ -86,11 +80,8 @@ public final class DaemonScheduler {
 		}
 	}
 
-	/** Return whether the scheduler accepts tasks. */
-	public boolean isRunning() {
-		synchronized (this.monitor) {
-			return this.running;
-		}
+	public synchronized boolean isRunning() {
+		return this.running;
 	}
 
 }
