@@ -100,7 +100,7 @@ public final class AddressBalancer implements DnsResolver {
 	/** Resolve the hosts again, retire connections where needed, forget hosts without any. */
 	public void refresh() {
 		for (Host host : this.hosts.values()) {
-			if (host.openConnections() == 0 && host.connecting() == 0) {
+			if (host.isUnused()) {
 				this.hosts.remove(host.name, host);
 				continue;
 			}
@@ -220,12 +220,10 @@ public final class AddressBalancer implements DnsResolver {
 			this.name = name;
 		}
 
-		int openConnections() {
-			return this.addresses.values().stream().mapToInt((address) -> address.open.size()).sum();
-		}
-
-		int connecting() {
-			return this.addresses.values().stream().mapToInt((address) -> address.connecting.get()).sum();
+		/** Return whether the host has no open connection and no connect in progress. */
+		boolean isUnused() {
+			return this.addresses.values().stream().mapToInt((address) -> address.open.size()).sum() == 0
+					&& this.addresses.values().stream().mapToInt((address) -> address.connecting.get()).sum() == 0;
 		}
 
 		/** Add new addresses; mark those that left removed and retire their connections. */
