@@ -11,7 +11,6 @@ import org.apache.commons.logging.LogFactory;
  */
 public final class ConnectionEvictor extends PoolBackgroundTask {
 
-	/** The name of the evictor thread. */
 	public static final String THREAD_NAME = "http-pool-evictor";
 
 	private static final Log logger = LogFactory.getLog(ConnectionEvictor.class);

@@ -11,7 +11,6 @@ import org.apache.commons.logging.LogFactory;
 /** Reports leases older than the leak detection threshold (WARN), and their late release (INFO). */
 public final class LeakDetector extends PoolBackgroundTask {
 
-	/** The name of the leak detection thread. */
 	public static final String THREAD_NAME = "http-pool-leak-detector";
 
 	private static final Log logger = LogFactory.getLog(LeakDetector.class);

@@ -90,7 +90,6 @@ public final class ManagedPool implements HttpPool {
 		return this.eviction;
 	}
 
-	/** Return the monitor that observes this pool. */
 	public @Nullable PoolMonitor monitor() {
 		return this.monitor;
 	}

@@ -19,7 +19,6 @@ import org.apache.hc.core5.http.protocol.HttpContext;
  */
 public final class NoCookieStore implements CookieStore {
 
-	/** The shared instance. */
 	public static final NoCookieStore INSTANCE = new NoCookieStore();
 
 	/** Adds the cookies of a request's own store, as HttpClient's {@link RequestAddCookies}. */

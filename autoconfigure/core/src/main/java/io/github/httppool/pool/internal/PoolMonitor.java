@@ -104,12 +104,10 @@ public final class PoolMonitor {
 		return sums;
 	}
 
-	/** Return the pool name. */
 	public String name() {
 		return this.name;
 	}
 
-	/** Return the options the monitor was created with. */
 	public Options options() {
 		return this.options;
 	}
@@ -137,7 +135,6 @@ public final class PoolMonitor {
 		};
 	}
 
-	/** Register a listener for the pool's events. */
 	public synchronized void addListener(PoolListener listener) {
 		PoolListener[] current = this.listeners;
 		PoolListener[] updated = Arrays.copyOf(current, current.length + 1);

@@ -48,7 +48,6 @@ public final class ServerKeepAlives {
 					&& entry.getValue().lastResponseNanos - readAtNanos < 0);
 	}
 
-	/** Return how many hosts have an announcement recorded. */
 	public int size() {
 		return this.announcements.size();
 	}
