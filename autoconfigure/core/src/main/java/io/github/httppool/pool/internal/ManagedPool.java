@@ -186,14 +186,10 @@ public final class ManagedPool implements HttpPool {
 	public record Eviction(Duration interval, Duration idleTimeout) {
 
 		public Eviction {
-			Assert.isTrue(isPositive(interval), "'interval' must be positive");
-			Assert.isTrue(isPositive(idleTimeout), "'idleTimeout' must be positive");
+			Assert.isTrue(interval.compareTo(Duration.ZERO) > 0, "'interval' must be positive");
+			Assert.isTrue(idleTimeout.compareTo(Duration.ZERO) > 0, "'idleTimeout' must be positive");
 			interval = Milliseconds.roundUp(interval);
 			idleTimeout = Milliseconds.roundUp(idleTimeout);
-		}
-
-		private static boolean isPositive(Duration duration) {
-			return !duration.isNegative() && !duration.isZero();
 		}
 
 	}
