@@ -1,8 +1,10 @@
 package io.github.httppool.pool.internal;
 
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 import org.apache.hc.client5.http.impl.DefaultSchemePortResolver;
 import org.apache.hc.client5.http.impl.routing.DefaultRoutePlanner;
@@ -36,14 +38,7 @@ public final class ConfiguredProxyRoutePlanner extends DefaultRoutePlanner {
 
 	private static Pattern toPattern(String hostPattern) {
 		String[] parts = hostPattern.trim().toLowerCase(Locale.ROOT).split("\\*", -1);
-		StringBuilder regex = new StringBuilder();
-		for (int i = 0; i < parts.length; i++) {
-			if (i > 0) {
-				regex.append(".*");
-			}
-			regex.append(Pattern.quote(parts[i]));
-		}
-		return Pattern.compile(regex.toString());
+		return Pattern.compile(Arrays.stream(parts).map(Pattern::quote).collect(Collectors.joining(".*")));
 	}
 
 }

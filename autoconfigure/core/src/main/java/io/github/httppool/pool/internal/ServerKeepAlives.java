@@ -1,9 +1,9 @@
 package io.github.httppool.pool.internal;
 
 import java.time.Duration;
-import java.util.HashSet;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Collectors;
 
 import org.apache.hc.client5.http.HttpRoute;
 import org.apache.hc.core5.http.HttpHost;
@@ -39,10 +39,7 @@ public final class ServerKeepAlives {
 		if (this.announcements.isEmpty()) {
 			return;
 		}
-		Set<HttpHost> targets = new HashSet<>();
-		for (HttpRoute route : routes) {
-			targets.add(route.getTargetHost());
-		}
+		Set<HttpHost> targets = routes.stream().map(HttpRoute::getTargetHost).collect(Collectors.toSet());
 		this.announcements.entrySet()
 			.removeIf((entry) -> !targets.contains(entry.getKey())
 					&& entry.getValue().lastResponseNanos - readAtNanos < 0);

@@ -1,6 +1,7 @@
 package io.github.httppool.pool.internal;
 
 import java.net.ProxySelector;
+import java.util.Arrays;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
@@ -55,11 +56,7 @@ public final class SystemProxyRoutePlanner extends SystemDefaultRoutePlanner {
 	}
 
 	private static @Nullable String[] properties() {
-		String[] values = new String[PROPERTIES.length];
-		for (int i = 0; i < values.length; i++) {
-			values[i] = System.getProperty(PROPERTIES[i]);
-		}
-		return values;
+		return Arrays.stream(PROPERTIES).map(System::getProperty).toArray(String[]::new);
 	}
 
 	/** The selector's answer for one target host, and the properties it was given under. */
