@@ -5,6 +5,7 @@ import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -259,21 +260,17 @@ public final class AddressBalancer implements DnsResolver {
 			if (size <= 1) {
 				return candidates;
 			}
-			int turn = Math.floorMod(this.turn.getAndIncrement(), size);
+			Collections.rotate(candidates, -Math.floorMod(this.turn.getAndIncrement(), size));
 			long now = System.nanoTime();
-			List<Address> rotated = new ArrayList<>(size);
-			for (int i = 0; i < size; i++) {
-				rotated.add(candidates.get((turn + i) % size));
-			}
-			rotated.sort(Comparator.comparingInt((Address address) -> address.isSkipped(now) ? 1 : 0)
+			candidates.sort(Comparator.comparingInt((Address address) -> address.isSkipped(now) ? 1 : 0)
 				.thenComparingInt(Address::load));
-			Address first = rotated.get(0);
+			Address first = candidates.get(0);
 			if (first.backoffNanos > 0 && !first.tryProbe()) {
 				// another caller probes this address after its back-off, or just failed
-				rotated.remove(0);
-				rotated.add(first);
+				candidates.remove(0);
+				candidates.add(first);
 			}
-			return rotated;
+			return candidates;
 		}
 
 		/** Retire at most a quarter (at least two) of the connections beyond the fair shares. */
