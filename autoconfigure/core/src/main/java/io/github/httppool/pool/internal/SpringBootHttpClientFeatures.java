@@ -3,13 +3,17 @@ package io.github.httppool.pool.internal;
 import java.lang.reflect.Method;
 import java.net.InetAddress;
 import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Predicate;
 
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.BeanUtils;
 import org.springframework.boot.http.client.HttpClientSettings;
+import org.springframework.boot.http.client.HttpCookieHandling;
 import org.springframework.boot.http.client.HttpRedirects;
+import org.springframework.boot.http.client.InetAddressFilter;
 import org.springframework.boot.ssl.SslBundle;
 import org.springframework.util.ClassUtils;
 import org.springframework.util.ReflectionUtils;
@@ -49,12 +53,29 @@ public final class SpringBootHttpClientFeatures {
 
 	/** Return the address filter as a predicate, the same instance for the same filter. */
 	public static @Nullable Predicate<InetAddress> addressFilter(HttpClientSettings settings) {
-		return SPRING_BOOT_41 ? SpringBoot41HttpClientSettings.addressFilter(settings) : null;
+		return SPRING_BOOT_41 ? SpringBoot41.addressFilter(settings) : null;
 	}
 
 	/** Return whether the settings ask for cookies to be kept. */
 	public static @Nullable Boolean keepsCookies(HttpClientSettings settings) {
-		return SPRING_BOOT_41 ? SpringBoot41HttpClientSettings.keepsCookies(settings) : null;
+		return SPRING_BOOT_41 ? SpringBoot41.keepsCookies(settings) : null;
+	}
+
+	/** The starter's only reference to Spring Boot 4.1 types, loaded only where they exist. */
+	private static final class SpringBoot41 {
+
+		private static final Map<InetAddressFilter, Predicate<InetAddress>> predicates = new ConcurrentHashMap<>();
+
+		static @Nullable Predicate<InetAddress> addressFilter(HttpClientSettings settings) {
+			InetAddressFilter filter = settings.inetAddressFilter();
+			return (filter != null) ? predicates.computeIfAbsent(filter, (key) -> key::matches) : null;
+		}
+
+		static @Nullable Boolean keepsCookies(HttpClientSettings settings) {
+			HttpCookieHandling cookieHandling = settings.cookieHandling();
+			return (cookieHandling != null) ? cookieHandling != HttpCookieHandling.DISABLE : null;
+		}
+
 	}
 
 }
