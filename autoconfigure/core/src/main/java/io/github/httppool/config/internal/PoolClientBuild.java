@@ -10,7 +10,6 @@ import io.github.httppool.pool.HttpPool;
 import io.github.httppool.pool.internal.AddressBalancer;
 import io.github.httppool.pool.internal.CallDeadlineHandler;
 import io.github.httppool.pool.internal.ConnectionFailureRetryStrategy;
-import io.github.httppool.pool.internal.ConnectionRetirement;
 import io.github.httppool.pool.internal.DeferredAuthProtocolStep;
 import io.github.httppool.pool.internal.HostHeaders;
 import io.github.httppool.pool.internal.ManagedPool;
@@ -70,8 +69,6 @@ public final class PoolClientBuild {
 
 	private final ServerKeepAlives serverKeepAlives = new ServerKeepAlives();
 
-	private final ConnectionRetirement retirement = new ConnectionRetirement();
-
 	private final @Nullable TlsSocketStrategy tls;
 
 	private @Nullable RouteConnectionConfigResolver connectionConfigs;
@@ -110,7 +107,7 @@ public final class PoolClientBuild {
 		CloseableHttpClient httpClient = httpClient(customizers, sslBundle, applicationManager);
 		return new ManagedPool(this.name, connectionManager(),
 				(applicationClient != null) ? applicationClient : httpClient, this.client.eviction(),
-				applicationManager ? null : this.retirement, this.monitor, this.serverKeepAlives);
+				applicationManager ? null : this.connectionConfigs, this.monitor, this.serverKeepAlives);
 	}
 
 	private CloseableHttpClient httpClient(HttpPoolBuilderCustomizers customizers, @Nullable SslBundle sslBundle,
@@ -217,7 +214,7 @@ public final class PoolClientBuild {
 
 	private void configure(PoolingHttpClientConnectionManagerBuilder builder) {
 		RouteConnectionConfigResolver connectionConfigs = new RouteConnectionConfigResolver(this.connectionConfig,
-				routeConnectionConfigs(this.client, this.connectionConfig), this.retirement);
+				routeConnectionConfigs(this.client, this.connectionConfig));
 		this.connectionConfigs = connectionConfigs;
 		builder.setMaxConnTotal(this.client.maxTotal())
 			.setMaxConnPerRoute(this.client.maxPerRoute())

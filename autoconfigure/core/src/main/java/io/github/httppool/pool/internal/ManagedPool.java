@@ -33,7 +33,7 @@ public final class ManagedPool implements HttpPool {
 
 	private final @Nullable Eviction eviction;
 
-	private final @Nullable ConnectionRetirement retirement;
+	private final @Nullable RouteConnectionConfigResolver retirement;
 
 	private final @Nullable PoolMonitor monitor;
 
@@ -43,8 +43,8 @@ public final class ManagedPool implements HttpPool {
 
 	/** Create a pool; without eviction, retirement or monitor, it has none. */
 	public ManagedPool(String name, PoolingHttpClientConnectionManager connectionManager, CloseableHttpClient httpClient,
-			@Nullable Eviction eviction, @Nullable ConnectionRetirement retirement, @Nullable PoolMonitor monitor,
-			ServerKeepAlives serverKeepAlives) {
+			@Nullable Eviction eviction, @Nullable RouteConnectionConfigResolver retirement,
+			@Nullable PoolMonitor monitor, ServerKeepAlives serverKeepAlives) {
 		Assert.hasText(name, "'name' must not be empty");
 		Assert.notNull(connectionManager, "'connectionManager' must not be null");
 		Assert.notNull(httpClient, "'httpClient' must not be null");

@@ -1,7 +1,6 @@
 package io.github.httppool.pool.internal;
 
 import java.util.Map;
-import java.util.Objects;
 
 import org.apache.hc.client5.http.HttpRoute;
 import org.apache.hc.client5.http.config.ConnectionConfig;
@@ -17,14 +16,17 @@ public final class RouteConnectionConfigResolver implements Resolver<HttpRoute, 
 
 	private final ConnectionConfig[] configs;
 
-	private final ConnectionRetirement retirement;
+	private volatile long retiredBeforeMillis;
 
-	public RouteConnectionConfigResolver(ConnectionConfig defaults, Map<RouteKey, ConnectionConfig> overrides,
-			ConnectionRetirement retirement) {
+	public RouteConnectionConfigResolver(ConnectionConfig defaults, Map<RouteKey, ConnectionConfig> overrides) {
 		this.defaults = defaults;
 		this.keys = overrides.keySet().toArray(RouteKey[]::new);
 		this.configs = overrides.values().toArray(ConnectionConfig[]::new);
-		this.retirement = retirement;
+	}
+
+	/** Retire every connection created until now, through the time to live HttpClient checks at lease. */
+	public void retireNow() {
+		this.retiredBeforeMillis = System.currentTimeMillis();
 	}
 
 	@Override
@@ -36,11 +38,17 @@ public final class RouteConnectionConfigResolver implements Resolver<HttpRoute, 
 				break;
 			}
 		}
-		TimeValue timeToLive = this.retirement.timeToLive(config.getTimeToLive());
-		if (Objects.equals(timeToLive, config.getTimeToLive())) {
+		long retiredBefore = this.retiredBeforeMillis;
+		if (retiredBefore == 0) {
 			return config;
 		}
-		return ConnectionConfig.copy(config).setTimeToLive(timeToLive).build();
+		// a time to live that expires every retired connection
+		long sinceRetirement = Math.max(1, System.currentTimeMillis() - retiredBefore);
+		TimeValue configured = config.getTimeToLive();
+		if (TimeValue.isPositive(configured) && sinceRetirement >= configured.toMilliseconds()) {
+			return config;
+		}
+		return ConnectionConfig.copy(config).setTimeToLive(TimeValue.ofMilliseconds(sinceRetirement)).build();
 	}
 
 }

@@ -7,7 +7,6 @@ import java.util.Map;
 import io.github.httppool.config.HttpPoolClientProperties;
 import io.github.httppool.config.HttpPoolProperties;
 import io.github.httppool.pool.HttpPool;
-import io.github.httppool.pool.internal.ConnectionRetirement;
 import io.github.httppool.pool.internal.RouteConnectionConfigResolver;
 import io.github.httppool.pool.internal.SpringBootHttpClientFeatures;
 import org.apache.hc.client5.http.HttpRoute;
@@ -62,7 +61,7 @@ class RoutePrecedenceTests {
 		ClientSettings client = ClientSettings.resolve("default", properties, SpringBootHttpClientFeatures.defaults());
 		ConnectionConfig defaults = PoolClientBuild.connectionConfig(client);
 		ConnectionConfig config = new RouteConnectionConfigResolver(defaults,
-				PoolClientBuild.routeConnectionConfigs(client, defaults), new ConnectionRetirement())
+				PoolClientBuild.routeConnectionConfigs(client, defaults))
 			.resolve(ROUTE);
 		assertThat(client.maxConnections(TARGET)).isEqualTo(5);
 		assertThat(client.maxPendingLeases(TARGET)).isEqualTo(8);
