@@ -1,6 +1,7 @@
 package io.github.httppool.config;
 
 import java.util.List;
+import java.util.stream.Collectors;
 
 import org.jspecify.annotations.Nullable;
 
@@ -27,23 +28,12 @@ public class InvalidHttpPoolPropertyException extends IllegalStateException {
 	 * @param fix what to change
 	 */
 	public InvalidHttpPoolPropertyException(List<Invalid> invalid, String fix) {
-		super(message(invalid, fix));
+		super(invalid.stream()
+			.map((property) -> property.property() + " is '" + property.value() + "': " + property.reason() + ". ")
+			.collect(Collectors.joining()) + fix);
 		Assert.notEmpty(invalid, "'invalid' must not be empty");
 		this.invalid = List.copyOf(invalid);
 		this.fix = fix;
-	}
-
-	private static String message(List<Invalid> invalid, String fix) {
-		StringBuilder message = new StringBuilder();
-		for (Invalid property : invalid) {
-			message.append(property.property())
-				.append(" is '")
-				.append(property.value())
-				.append("': ")
-				.append(property.reason())
-				.append(". ");
-		}
-		return message.append(fix).toString();
 	}
 
 	/**
