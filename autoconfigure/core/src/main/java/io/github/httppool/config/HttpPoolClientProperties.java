@@ -808,19 +808,6 @@ public class HttpPoolClientProperties {
 				this.interval = interval;
 			}
 
-			/**
-			 * Return the interval, or its default when not set.
-			 * @param validateAfterInactivity the client's 'validate-after-inactivity'
-			 * @return the interval to use
-			 */
-			public Duration intervalOrDefault(Duration validateAfterInactivity) {
-				if (this.interval != null) {
-					return this.interval;
-				}
-				Duration minimum = Duration.ofSeconds(1);
-				return (validateAfterInactivity.compareTo(minimum) > 0) ? validateAfterInactivity : minimum;
-			}
-
 		}
 
 	}

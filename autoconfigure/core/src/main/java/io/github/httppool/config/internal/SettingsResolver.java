@@ -160,7 +160,9 @@ final class SettingsResolver {
 				new ClientSettings.Warmup(warmup.isEnabled(), warmup.getBudget(), warmup.isFailOnError(),
 						rehearsal.isEnabled() ? new ClientSettings.Rehearsal(rehearsal.getRequests(),
 								List.copyOf(rehearsal.getTypes())) : null,
-						warmup.getKeepWarm().intervalOrDefault(p.getValidateAfterInactivity()), warmupTargets),
+						first(warmup.getKeepWarm().getInterval(),
+								Collections.max(List.of(p.getValidateAfterInactivity(), Duration.ofSeconds(1)))),
+						warmupTargets),
 				routes);
 	}
 
