@@ -46,7 +46,6 @@ import org.springframework.boot.web.client.RestTemplateCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.ConditionContext;
 import org.springframework.context.annotation.Conditional;
-import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 import org.springframework.core.type.AnnotatedTypeMetadata;
 import org.springframework.http.client.ClientHttpRequestFactory;
@@ -141,24 +140,6 @@ public final class HttpPoolAutoConfiguration {
 	@Conditional(OnHttpComponentsFactoryCondition.class)
 	ClientHttpRequestFactoryBuilder<?> httpPoolClientHttpRequestFactoryBuilder(PooledRestClients pooledRestClients) {
 		return pooledRestClients.requestFactoryBuilder(DEFAULT_CLIENT);
-	}
-
-	@Bean
-	@ConditionalOnMissingBean
-	RestClient httpPoolRestClient(PooledRestClients pooledRestClients) {
-		return pooledRestClients.restClient(DEFAULT_CLIENT);
-	}
-
-	@Configuration(proxyBeanMethods = false)
-	@ConditionalOnClass(RestTemplate.class)
-	static class RestTemplateConfiguration {
-
-		@Bean
-		@ConditionalOnMissingBean
-		RestTemplate httpPoolRestTemplate(PooledRestClients pooledRestClients) {
-			return pooledRestClients.restTemplate(DEFAULT_CLIENT);
-		}
-
 	}
 
 	/** Matches unless Spring Boot's factory property chooses a client other than HttpComponents. */

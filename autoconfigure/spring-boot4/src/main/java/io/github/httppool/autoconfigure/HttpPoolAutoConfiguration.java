@@ -141,12 +141,6 @@ public final class HttpPoolAutoConfiguration {
 		return pooledRestClients.requestFactoryBuilder(DEFAULT_CLIENT);
 	}
 
-	@Bean
-	@ConditionalOnMissingBean
-	RestClient httpPoolRestClient(PooledRestClients pooledRestClients) {
-		return pooledRestClients.restClient(DEFAULT_CLIENT);
-	}
-
 	@Configuration(proxyBeanMethods = false)
 	@ConditionalOnClass({ RestClientHttpServiceGroupConfigurer.class, HttpServiceClientProperties.class })
 	static class HttpServiceGroupConfiguration {
@@ -158,18 +152,6 @@ public final class HttpPoolAutoConfiguration {
 				ObjectProvider<SslBundles> sslBundles) {
 			return new PooledHttpServiceGroupConfigurer(httpPoolSettings, pooledRestClients,
 					serviceClientProperties.getIfAvailable(), sslBundles.getIfAvailable(), pooledClients.baseline());
-		}
-
-	}
-
-	@Configuration(proxyBeanMethods = false)
-	@ConditionalOnClass(RestTemplate.class)
-	static class RestTemplateConfiguration {
-
-		@Bean
-		@ConditionalOnMissingBean
-		RestTemplate httpPoolRestTemplate(PooledRestClients pooledRestClients) {
-			return pooledRestClients.restTemplate(DEFAULT_CLIENT);
 		}
 
 	}

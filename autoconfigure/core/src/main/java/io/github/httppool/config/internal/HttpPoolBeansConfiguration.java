@@ -8,18 +8,19 @@ import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.context.annotation.Import;
 import org.springframework.core.env.Environment;
+import org.springframework.web.client.RestClient;
+import org.springframework.web.client.RestTemplate;
 
 /**
- * The beans of the pools that every Spring Boot generation's auto-configuration imports.
+ * The beans of the pools, and the default client's RestClient and RestTemplate, that every
+ * Spring Boot generation's auto-configuration imports.
  */
 @Configuration(proxyBeanMethods = false)
-@Import({ HttpPoolBeansConfiguration.ConnectionManagerConfiguration.class,
-		HttpPoolBeansConfiguration.HttpClientConfiguration.class })
 public class HttpPoolBeansConfiguration {
 
 	@Bean
@@ -45,6 +46,24 @@ public class HttpPoolBeansConfiguration {
 	@ConditionalOnMissingBean
 	ConnectionEvictor httpPoolConnectionEvictor(HttpPools httpPools) {
 		return new ConnectionEvictor(httpPools);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	RestClient httpPoolRestClient(PooledRestClientsSupport<?> pooledRestClients) {
+		return pooledRestClients.restClient(HttpPoolProperties.DEFAULT_CLIENT);
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(RestTemplate.class)
+	static class RestTemplateConfiguration {
+
+		@Bean
+		@ConditionalOnMissingBean
+		RestTemplate httpPoolRestTemplate(PooledRestClientsSupport<?> pooledRestClients) {
+			return pooledRestClients.restTemplate(HttpPoolProperties.DEFAULT_CLIENT);
+		}
+
 	}
 
 	@Configuration(proxyBeanMethods = false)
