@@ -14,12 +14,6 @@ import org.springframework.util.ClassUtils;
  */
 final class SpringBootVersionCheck implements ApplicationContextInitializer<ConfigurableApplicationContext> {
 
-	static final String STARTER = "io.github.httppool:http-pool-spring-boot3-starter";
-
-	static final String SUPPORTED_VERSIONS = "3.5";
-
-	static final String SPRING_BOOT_4_STARTER = "io.github.httppool:http-pool-spring-boot-starter";
-
 	static final String SPRING_BOOT_4_TYPE = "org.springframework.boot.bootstrap.BootstrapRegistry";
 
 	static final String SPRING_BOOT_35_TYPE = "org.springframework.boot.http.client.HttpRedirects";
@@ -28,14 +22,16 @@ final class SpringBootVersionCheck implements ApplicationContextInitializer<Conf
 	public void initialize(ConfigurableApplicationContext context) {
 		ClassLoader classLoader = context.getClassLoader();
 		if (ClassUtils.isPresent(SPRING_BOOT_4_TYPE, classLoader)) {
-			throw new UnsupportedSpringBootVersionException(STARTER, SUPPORTED_VERSIONS, SpringBootVersion.getVersion(),
-					"This is the starter for Spring Boot 3.5; on Spring Boot 4.0 and later use "
-							+ SPRING_BOOT_4_STARTER + ".");
+			throw unsupported("on Spring Boot 4.0 and later use io.github.httppool:http-pool-spring-boot-starter.");
 		}
 		if (!ClassUtils.isPresent(SPRING_BOOT_35_TYPE, classLoader)) {
-			throw new UnsupportedSpringBootVersionException(STARTER, SUPPORTED_VERSIONS, SpringBootVersion.getVersion(),
-					"This is the starter for Spring Boot 3.5; upgrade Spring Boot to 3.5.0 or later.");
+			throw unsupported("upgrade Spring Boot to 3.5.0 or later.");
 		}
+	}
+
+	private static UnsupportedSpringBootVersionException unsupported(String action) {
+		return new UnsupportedSpringBootVersionException("io.github.httppool:http-pool-spring-boot3-starter", "3.5",
+				SpringBootVersion.getVersion(), "This is the starter for Spring Boot 3.5; " + action);
 	}
 
 }

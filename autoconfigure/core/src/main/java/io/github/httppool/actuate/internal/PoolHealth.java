@@ -69,14 +69,17 @@ public record PoolHealth(boolean closed, boolean saturated, Map<String, Object> 
 
 	private static Map<String, Object> totals(HttpPool pool) {
 		PoolingHttpClientConnectionManager manager = pool.connectionManager();
-		PoolStats stats = manager.getTotalStats();
-		Map<String, Object> totals = new LinkedHashMap<>();
-		totals.put("leased", stats.getLeased());
-		totals.put("idle", stats.getAvailable());
-		totals.put("pending", stats.getPending());
-		totals.put("max", stats.getMax());
+		Map<String, Object> totals = figures(new LinkedHashMap<>(), manager.getTotalStats());
 		totals.put("maxPerRoute", manager.getDefaultMaxPerRoute());
 		return totals;
+	}
+
+	private static Map<String, Object> figures(Map<String, Object> figures, PoolStats stats) {
+		figures.put("leased", stats.getLeased());
+		figures.put("idle", stats.getAvailable());
+		figures.put("pending", stats.getPending());
+		figures.put("max", stats.getMax());
+		return figures;
 	}
 
 	private static List<Map<String, Object>> routes(HttpPool pool, @Nullable PoolMonitor monitor) {
@@ -87,11 +90,7 @@ public record PoolHealth(boolean closed, boolean saturated, Map<String, Object> 
 			PoolStats stats = manager.getStats(route);
 			Map<String, Object> figures = new LinkedHashMap<>();
 			figures.put("route", PoolMonitor.routeName(route));
-			figures.put("leased", stats.getLeased());
-			figures.put("idle", stats.getAvailable());
-			figures.put("pending", stats.getPending());
-			figures.put("max", stats.getMax());
-			figures.put("saturated", isSaturated(stats));
+			figures(figures, stats).put("saturated", isSaturated(stats));
 			if (addresses != null && route.getProxyHost() == null) {
 				figures.put("addresses", addresses.addresses(route.getTargetHost().getHostName()));
 			}

@@ -22,7 +22,6 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.apache.hc.client5.http.DnsResolver;
 import org.apache.hc.client5.http.SystemDefaultDnsResolver;
-import org.apache.hc.client5.http.classic.HttpClient;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
 import org.apache.hc.client5.http.ssl.DefaultClientTlsStrategy;
@@ -189,70 +188,49 @@ public final class HttpPoolFactory {
 
 	/** Return the request factories of a client, on its pool or on a variant. */
 	PooledRequestFactories requestFactories(HttpPool pool, ClientSettings client, HttpPools pools) {
-		return new PooledRequestFactories(this.baseline, new Selector(client, pool, pools));
-	}
-
-	/** Chooses the client's own pool or a variant for a set of {@link HttpClientSettings}. */
-	private final class Selector implements Function<HttpClientSettings, HttpClient> {
-
-		private final ClientSettings client;
-
-		private final HttpPool pool;
-
-		private final HttpPools pools;
-
-		private final Map<String, Variant> variants = new HashMap<>();
-
-		Selector(ClientSettings client, HttpPool pool, HttpPools pools) {
-			this.client = client;
-			this.pool = pool;
-			this.pools = pools;
-		}
-
-		@Override
-		public HttpClient apply(HttpClientSettings settings) {
-			HttpClientSettings baseline = HttpPoolFactory.this.baseline;
+		Map<String, Variant> variants = new HashMap<>();
+		return new PooledRequestFactories(this.baseline, (settings) -> {
 			SslBundle sslBundle = settings.sslBundle();
 			Predicate<InetAddress> addressFilter = SpringBootHttpClientFeatures.addressFilter(settings);
-			boolean sameSsl = sslBundle == baseline.sslBundle() || sslBundle == this.client.sslBundle();
-			if (sameSsl && addressFilter == SpringBootHttpClientFeatures.addressFilter(baseline)) {
-				return this.pool.httpClient();
+			boolean sameSsl = sslBundle == this.baseline.sslBundle() || sslBundle == client.sslBundle();
+			if (sameSsl && addressFilter == SpringBootHttpClientFeatures.addressFilter(this.baseline)) {
+				return pool.httpClient();
 			}
-			String name = variantName(sslBundle, addressFilter);
-			return this.pools.getOrCreate(name, () -> create(name, this.client, sslBundle,
+			String name = variantName(variants, pool, sslBundle, addressFilter);
+			return pools.getOrCreate(name, () -> create(name, client, sslBundle,
 					(sslBundle != null) ? tlsSocketStrategy(sslBundle) : null, addressFilter))
 				.httpClient();
-		}
+		});
+	}
 
-		/** Return the pool name of a variant, telling bundles and filters apart by identity. */
-		private synchronized String variantName(@Nullable SslBundle sslBundle,
-				@Nullable Predicate<InetAddress> addressFilter) {
-			for (Map.Entry<String, Variant> variant : this.variants.entrySet()) {
+	/** Return the pool name of a variant, telling bundles and filters apart by identity. */
+	private String variantName(Map<String, Variant> variants, HttpPool pool, @Nullable SslBundle sslBundle,
+			@Nullable Predicate<InetAddress> addressFilter) {
+		synchronized (variants) {
+			for (Map.Entry<String, Variant> variant : variants.entrySet()) {
 				if (variant.getValue().sslBundle() == sslBundle
 						&& variant.getValue().addressFilter() == addressFilter) {
 					return variant.getKey();
 				}
 			}
-			HttpClientSettings baseline = HttpPoolFactory.this.baseline;
-			StringBuilder description = new StringBuilder(this.pool.name());
-			if (sslBundle != baseline.sslBundle()) {
+			StringBuilder description = new StringBuilder(pool.name());
+			if (sslBundle != this.baseline.sslBundle()) {
 				String bundleName = (sslBundle != null) ? bundleName(sslBundle) : "none";
 				description.append(":ssl-bundle=").append((bundleName != null) ? bundleName : "unnamed");
 			}
-			if (addressFilter != SpringBootHttpClientFeatures.addressFilter(baseline)) {
+			if (addressFilter != SpringBootHttpClientFeatures.addressFilter(this.baseline)) {
 				description.append(":address-filter=").append((addressFilter != null) ? "custom" : "none");
 			}
 			String name = description.toString();
-			for (int suffix = 2; this.variants.containsKey(name); suffix++) {
+			for (int suffix = 2; variants.containsKey(name); suffix++) {
 				name = description + "#" + suffix;
 			}
-			this.variants.put(name, new Variant(sslBundle, addressFilter));
+			variants.put(name, new Variant(sslBundle, addressFilter));
 			return name;
 		}
+	}
 
-		private record Variant(@Nullable SslBundle sslBundle, @Nullable Predicate<InetAddress> addressFilter) {
-		}
-
+	private record Variant(@Nullable SslBundle sslBundle, @Nullable Predicate<InetAddress> addressFilter) {
 	}
 
 }
