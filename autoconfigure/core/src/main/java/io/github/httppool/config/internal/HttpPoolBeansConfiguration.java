@@ -43,6 +43,19 @@ public class HttpPoolBeansConfiguration {
 	}
 
 	@Bean
+	@ConditionalOnBean(PoolingHttpClientConnectionManager.class)
+	ApplicationConnectionManager httpPoolApplicationConnectionManager(
+			PoolingHttpClientConnectionManager connectionManager) {
+		return new ApplicationConnectionManager(connectionManager);
+	}
+
+	@Bean
+	@ConditionalOnBean(CloseableHttpClient.class)
+	ApplicationHttpClient httpPoolApplicationHttpClient(CloseableHttpClient httpClient) {
+		return new ApplicationHttpClient(httpClient);
+	}
+
+	@Bean
 	@ConditionalOnMissingBean
 	ConnectionEvictor httpPoolConnectionEvictor(HttpPools httpPools) {
 		return new ConnectionEvictor(httpPools);
@@ -62,29 +75,6 @@ public class HttpPoolBeansConfiguration {
 		@ConditionalOnMissingBean
 		RestTemplate httpPoolRestTemplate(PooledRestClientsSupport<?> pooledRestClients) {
 			return pooledRestClients.restTemplate(HttpPoolProperties.DEFAULT_CLIENT);
-		}
-
-	}
-
-	@Configuration(proxyBeanMethods = false)
-	@ConditionalOnBean(PoolingHttpClientConnectionManager.class)
-	static class ConnectionManagerConfiguration {
-
-		@Bean
-		ApplicationConnectionManager httpPoolApplicationConnectionManager(
-				PoolingHttpClientConnectionManager connectionManager) {
-			return new ApplicationConnectionManager(connectionManager);
-		}
-
-	}
-
-	@Configuration(proxyBeanMethods = false)
-	@ConditionalOnBean(CloseableHttpClient.class)
-	static class HttpClientConfiguration {
-
-		@Bean
-		ApplicationHttpClient httpPoolApplicationHttpClient(CloseableHttpClient httpClient) {
-			return new ApplicationHttpClient(httpClient);
 		}
 
 	}
