@@ -41,25 +41,10 @@ import org.springframework.boot.ssl.SslOptions;
  * Creates {@link HttpPool pools} from a client's {@link ClientSettings}: the clients',
  * their variants for another SSL bundle or address filter and the rehearsal's.
  */
-public final class HttpPoolFactory {
+public record HttpPoolFactory(HttpClientSettings baseline, @Nullable SslBundles sslBundles,
+		HttpPoolBuilderCustomizers customizers, @Nullable DnsResolver dnsResolver) {
 
 	private static final Log logger = LogFactory.getLog(HttpPoolFactory.class);
-
-	private final HttpClientSettings baseline;
-
-	private final @Nullable SslBundles sslBundles;
-
-	private final HttpPoolBuilderCustomizers customizers;
-
-	private final @Nullable DnsResolver dnsResolver;
-
-	HttpPoolFactory(HttpClientSettings baseline, @Nullable SslBundles sslBundles,
-			HttpPoolBuilderCustomizers customizers, @Nullable DnsResolver dnsResolver) {
-		this.baseline = baseline;
-		this.sslBundles = sslBundles;
-		this.customizers = customizers;
-		this.dnsResolver = dnsResolver;
-	}
 
 	public static HttpPoolFactory create(HttpClientSettings baseline, ObjectProvider<SslBundles> sslBundles,
 			SpringBootBuilderCustomizations springBoot,
@@ -70,14 +55,6 @@ public final class HttpPoolFactory {
 				new HttpPoolBuilderCustomizers(connectionManagerCustomizers.orderedStream().toList(),
 						httpClientCustomizers.orderedStream().toList(), springBoot),
 				dnsResolver.getIfUnique());
-	}
-
-	HttpClientSettings baseline() {
-		return this.baseline;
-	}
-
-	@Nullable SslBundles sslBundles() {
-		return this.sslBundles;
 	}
 
 	/** Create the pool of every client, the default client's on the application's manager or client. */

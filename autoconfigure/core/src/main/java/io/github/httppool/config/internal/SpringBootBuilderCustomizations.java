@@ -27,23 +27,14 @@ import org.springframework.http.client.ClientHttpRequestFactory;
  * Spring Boot's {@code ClientHttpRequestFactoryBuilderCustomizer} beans that apply to the
  * HttpComponents builder of each pool's client, in Spring Boot's order.
  */
-public final class SpringBootBuilderCustomizations {
+public record SpringBootBuilderCustomizations(
+		Map<String, UnaryOperator<HttpComponentsClientHttpRequestFactoryBuilder>> customizers,
+		@Nullable Generation generation) {
 
 	private static final Log logger = LogFactory.getLog(SpringBootBuilderCustomizations.class);
 
 	/** No customization. */
 	public static final SpringBootBuilderCustomizations NONE = new SpringBootBuilderCustomizations(Map.of(), null);
-
-	private final Map<String, UnaryOperator<HttpComponentsClientHttpRequestFactoryBuilder>> customizers;
-
-	private final @Nullable Generation generation;
-
-	private SpringBootBuilderCustomizations(
-			Map<String, UnaryOperator<HttpComponentsClientHttpRequestFactoryBuilder>> customizers,
-			@Nullable Generation generation) {
-		this.customizers = customizers;
-		this.generation = generation;
-	}
 
 	/** Return the customizers by bean name (by class name for one that is no bean), in order. */
 	public static <C> Map<String, C> byBeanName(Stream<? extends C> ordered, ListableBeanFactory beanFactory,
@@ -116,10 +107,6 @@ public final class SpringBootBuilderCustomizations {
 
 	public List<String> names() {
 		return List.copyOf(this.customizers.keySet());
-	}
-
-	@Nullable Generation generation() {
-		return this.generation;
 	}
 
 	/** The builder calls whose signatures differ between Spring Boot generations. */
