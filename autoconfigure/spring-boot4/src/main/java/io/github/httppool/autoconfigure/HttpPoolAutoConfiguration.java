@@ -151,7 +151,8 @@ public final class HttpPoolAutoConfiguration {
 				ObjectProvider<HttpServiceClientProperties> serviceClientProperties,
 				ObjectProvider<SslBundles> sslBundles) {
 			return new PooledHttpServiceGroupConfigurer(httpPoolSettings, pooledRestClients,
-					serviceClientProperties.getIfAvailable(), sslBundles.getIfAvailable(), pooledClients.baseline());
+					new PooledHttpServiceGroupConfigurer.ServiceClientSettings(serviceClientProperties.getIfAvailable(),
+							sslBundles.getIfAvailable(), pooledClients.baseline()));
 		}
 
 	}

@@ -24,25 +24,12 @@ import org.springframework.web.service.registry.HttpServiceGroup;
  * {@code service-groups} or has its name; the client's base URL and default headers fill in
  * what the group's own {@code spring.http.serviceclient} settings leave unset.
  */
-class PooledHttpServiceGroupConfigurer implements RestClientHttpServiceGroupConfigurer {
+record PooledHttpServiceGroupConfigurer(HttpPoolSettings clients, PooledRestClients pooledRestClients,
+		ServiceClientSettings serviceClientSettings) implements RestClientHttpServiceGroupConfigurer {
 
 	// After Spring Boot's properties configurer (HIGHEST_PRECEDENCE + 10), whose request
 	// factory it replaces.
 	static final int ORDER = Ordered.HIGHEST_PRECEDENCE + 20;
-
-	private final HttpPoolSettings clients;
-
-	private final PooledRestClients pooledRestClients;
-
-	private final ServiceClientSettings serviceClientSettings;
-
-	PooledHttpServiceGroupConfigurer(HttpPoolSettings clients, PooledRestClients pooledRestClients,
-			@Nullable HttpServiceClientProperties serviceClientProperties, @Nullable SslBundles sslBundles,
-			HttpClientSettings baseline) {
-		this.clients = clients;
-		this.pooledRestClients = pooledRestClients;
-		this.serviceClientSettings = new ServiceClientSettings(serviceClientProperties, sslBundles, baseline);
-	}
 
 	@Override
 	public int getOrder() {

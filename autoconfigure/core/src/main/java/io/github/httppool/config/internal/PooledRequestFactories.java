@@ -26,16 +26,8 @@ import org.springframework.http.client.HttpComponentsClientHttpRequestFactory;
  * Creates request factories that share the managed pools, applying the settings that
  * differ from the baseline per request, or choosing another pool for other connections.
  */
-public final class PooledRequestFactories {
-
-	private final HttpClientSettings baseline;
-
-	private final Function<HttpClientSettings, HttpClient> httpClients;
-
-	PooledRequestFactories(HttpClientSettings baseline, Function<HttpClientSettings, HttpClient> httpClients) {
-		this.baseline = baseline;
-		this.httpClients = httpClients;
-	}
+public record PooledRequestFactories(HttpClientSettings baseline,
+		Function<HttpClientSettings, HttpClient> httpClients) {
 
 	/** Create a request factory on the pool that the settings ({@code null} for the baseline) need. */
 	public HttpComponentsClientHttpRequestFactory create(@Nullable HttpClientSettings settings) {

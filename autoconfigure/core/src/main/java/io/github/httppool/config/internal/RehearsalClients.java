@@ -27,19 +27,15 @@ import org.springframework.web.client.RestClient;
 /**
  * Creates the rehearsal's throw-away clients as the managed clients are made.
  */
-final class RehearsalClients implements RehearsalRun.ClientFactory {
+record RehearsalClients(HttpClientSettings baseline,
+		List<Consumer<RestClient.Builder>> customizers) implements RehearsalRun.ClientFactory {
 
 	private static final boolean METERS_PRESENT = ClassUtils.isPresent(
 			"io.micrometer.core.instrument.observation.DefaultMeterObservationHandler",
 			RehearsalClients.class.getClassLoader());
 
-	private final HttpClientSettings baseline;
-
-	private final List<Consumer<RestClient.Builder>> customizers;
-
-	RehearsalClients(HttpClientSettings baseline, List<Consumer<RestClient.Builder>> customizers) {
-		this.baseline = baseline;
-		this.customizers = List.copyOf(customizers);
+	RehearsalClients {
+		customizers = List.copyOf(customizers);
 	}
 
 	@Override

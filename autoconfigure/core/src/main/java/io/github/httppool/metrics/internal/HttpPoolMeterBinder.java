@@ -29,18 +29,12 @@ import org.apache.hc.core5.pool.PoolStats;
 import org.springframework.util.Assert;
 
 /** Binds the {@value #PREFIX}{@code .*} meters of every {@link HttpPool}, per-route ones for {@code maxRoutes}. */
-public final class HttpPoolMeterBinder implements MeterBinder {
+public record HttpPoolMeterBinder(HttpPools pools, int maxRoutes) implements MeterBinder {
 
 	public static final String PREFIX = "http.client.pool";
 
-	private final HttpPools pools;
-
-	private final int maxRoutes;
-
-	public HttpPoolMeterBinder(HttpPools pools, int maxRoutes) {
+	public HttpPoolMeterBinder {
 		Assert.isTrue(maxRoutes >= 0, "'maxRoutes' must not be negative");
-		this.pools = pools;
-		this.maxRoutes = maxRoutes;
 	}
 
 	@Override
