@@ -20,7 +20,6 @@ import org.springframework.boot.web.client.RestTemplateBuilder;
 import org.springframework.boot.web.client.RestTemplateCustomizer;
 import org.springframework.http.client.HttpComponentsClientHttpRequestFactory;
 import org.springframework.web.client.RestClient;
-import org.springframework.web.client.RestTemplate;
 
 /**
  * Hands out Spring HTTP clients on the pool of a named client: the default client
@@ -47,7 +46,7 @@ public final class PooledRestClients extends PooledRestClientsSupport<RestTempla
 	PooledRestClients(PooledClients clients, ClientHttpRequestFactorySettings settings,
 			ObjectProvider<RestTemplateBuilderConfigurer> restTemplateBuilderConfigurer,
 			ObjectProvider<RestTemplateCustomizer> restTemplateCustomizers) {
-		super(clients);
+		super(clients, PooledClientHttpRequestFactoryBuilder::new, RestTemplateBuilder::build);
 		this.settings = settings;
 		this.restTemplateBuilderConfigurer = restTemplateBuilderConfigurer;
 		this.restTemplateCustomizers = restTemplateCustomizers;
@@ -75,16 +74,6 @@ public final class PooledRestClients extends PooledRestClientsSupport<RestTempla
 			builder = builder.defaultHeader(header.getKey(), header.getValue().toArray(String[]::new));
 		}
 		return builder;
-	}
-
-	@Override
-	protected ClientHttpRequestFactoryBuilder<?> requestFactoryBuilder(PooledRequestFactories requestFactories) {
-		return new PooledClientHttpRequestFactoryBuilder(requestFactories);
-	}
-
-	@Override
-	protected RestTemplate build(RestTemplateBuilder builder) {
-		return builder.build();
 	}
 
 	static HttpClientSettings httpClientSettings(ClientHttpRequestFactorySettings settings) {

@@ -18,7 +18,6 @@ import org.springframework.boot.restclient.RestTemplateCustomizer;
 import org.springframework.boot.restclient.autoconfigure.RestTemplateBuilderConfigurer;
 import org.springframework.http.client.HttpComponentsClientHttpRequestFactory;
 import org.springframework.web.client.RestClient;
-import org.springframework.web.client.RestTemplate;
 
 /**
  * Hands out Spring HTTP clients on the pool of a named client: the default client
@@ -42,7 +41,7 @@ public final class PooledRestClients extends PooledRestClientsSupport<RestTempla
 
 	PooledRestClients(PooledClients clients, ObjectProvider<RestTemplateBuilderConfigurer> restTemplateBuilderConfigurer,
 			ObjectProvider<RestTemplateCustomizer> restTemplateCustomizers) {
-		super(clients);
+		super(clients, PooledClientHttpRequestFactoryBuilder::new, RestTemplateBuilder::build);
 		this.restTemplateBuilderConfigurer = restTemplateBuilderConfigurer;
 		this.restTemplateCustomizers = restTemplateCustomizers;
 	}
@@ -69,16 +68,6 @@ public final class PooledRestClients extends PooledRestClientsSupport<RestTempla
 			builder = builder.defaultHeader(header.getKey(), header.getValue().toArray(String[]::new));
 		}
 		return builder;
-	}
-
-	@Override
-	protected ClientHttpRequestFactoryBuilder<?> requestFactoryBuilder(PooledRequestFactories requestFactories) {
-		return new PooledClientHttpRequestFactoryBuilder(requestFactories);
-	}
-
-	@Override
-	protected RestTemplate build(RestTemplateBuilder builder) {
-		return builder.build();
 	}
 
 	/**

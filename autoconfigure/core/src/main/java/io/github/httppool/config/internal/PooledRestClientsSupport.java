@@ -2,6 +2,7 @@ package io.github.httppool.config.internal;
 
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 
 import org.springframework.boot.http.client.ClientHttpRequestFactoryBuilder;
 import org.springframework.boot.http.client.HttpClientSettings;
@@ -17,10 +18,18 @@ public abstract class PooledRestClientsSupport<B> {
 
 	private final PooledClients clients;
 
+	private final Function<PooledRequestFactories, ClientHttpRequestFactoryBuilder<?>> requestFactoryBuilder;
+
+	private final Function<B, RestTemplate> restTemplateFactory;
+
 	private final Map<String, ClientHttpRequestFactoryBuilder<?>> requestFactoryBuilders = new ConcurrentHashMap<>();
 
-	protected PooledRestClientsSupport(PooledClients clients) {
+	protected PooledRestClientsSupport(PooledClients clients,
+			Function<PooledRequestFactories, ClientHttpRequestFactoryBuilder<?>> requestFactoryBuilder,
+			Function<B, RestTemplate> restTemplateFactory) {
 		this.clients = clients;
+		this.requestFactoryBuilder = requestFactoryBuilder;
+		this.restTemplateFactory = restTemplateFactory;
 	}
 
 	/**
@@ -30,7 +39,7 @@ public abstract class PooledRestClientsSupport<B> {
 	 */
 	public ClientHttpRequestFactoryBuilder<?> requestFactoryBuilder(String client) {
 		return this.requestFactoryBuilders.computeIfAbsent(client,
-				(name) -> requestFactoryBuilder(this.clients.requestFactories(name)));
+				(name) -> this.requestFactoryBuilder.apply(this.clients.requestFactories(name)));
 	}
 
 	/**
@@ -61,7 +70,7 @@ public abstract class PooledRestClientsSupport<B> {
 	 * @return a new template
 	 */
 	public RestTemplate restTemplate(String client) {
-		return build(restTemplateBuilder(client));
+		return this.restTemplateFactory.apply(restTemplateBuilder(client));
 	}
 
 	/**
@@ -80,11 +89,5 @@ public abstract class PooledRestClientsSupport<B> {
 	protected HttpClientSettings baseline() {
 		return this.clients.baseline();
 	}
-
-	/** Adapt the request factories of a client to the generation's builder. */
-	protected abstract ClientHttpRequestFactoryBuilder<?> requestFactoryBuilder(
-			PooledRequestFactories requestFactories);
-
-	protected abstract RestTemplate build(B builder);
 
 }
