@@ -2,8 +2,6 @@ package io.github.httppool.config.internal;
 
 import java.util.Map;
 
-import org.jspecify.annotations.Nullable;
-
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.beans.factory.support.AbstractBeanDefinition;
 import org.springframework.beans.factory.support.AutowireCandidateQualifier;
@@ -11,7 +9,6 @@ import org.springframework.beans.factory.support.BeanDefinitionRegistry;
 import org.springframework.beans.factory.support.RootBeanDefinition;
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
-import org.springframework.context.EnvironmentAware;
 import org.springframework.context.annotation.ImportBeanDefinitionRegistrar;
 import org.springframework.core.env.Environment;
 import org.springframework.core.type.AnnotationMetadata;
@@ -21,20 +18,16 @@ import org.springframework.web.client.RestClient;
  * Registers a {@link RestClient} bean {@code <name>RestClient} per named client, qualified
  * by the client name and no default candidate.
  */
-public class NamedRestClientsRegistrar implements ImportBeanDefinitionRegistrar, EnvironmentAware {
+public class NamedRestClientsRegistrar implements ImportBeanDefinitionRegistrar {
 
-	private @Nullable Environment environment;
+	private final Environment environment;
 
-	@Override
-	public void setEnvironment(Environment environment) {
+	NamedRestClientsRegistrar(Environment environment) {
 		this.environment = environment;
 	}
 
 	@Override
 	public void registerBeanDefinitions(AnnotationMetadata metadata, BeanDefinitionRegistry registry) {
-		if (this.environment == null) {
-			return;
-		}
 		Map<String, Object> clients = Binder.get(this.environment)
 			.bind("http.pool.clients", Bindable.mapOf(String.class, Object.class))
 			.orElse(Map.of());
