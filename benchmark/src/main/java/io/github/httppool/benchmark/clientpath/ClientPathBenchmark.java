@@ -183,19 +183,21 @@ public final class ClientPathBenchmark {
 
 	static Map<String, Call> variants(ConfigurableApplicationContext context, CloseableHttpClient handBuilt,
 			URI target, List<String> names) {
-		RestClient starter = context.getBean(RestClient.class);
 		RestClient.Builder observedBuilder = context.getBean(RestClient.Builder.class);
 		HttpComponentsClientHttpRequestFactory handBuiltFactory = new HttpComponentsClientHttpRequestFactory(handBuilt);
 		Map<String, Call> variants = new LinkedHashMap<>();
 		for (String name : names) {
 			variants.put(name, switch (name) {
-				case STARTER -> restClient(starter, target);
+				case STARTER -> restClient(context.getBean(RestClient.class), target);
 				case "hand-built" ->
 					restClient(observedBuilder.requestFactory(handBuiltFactory).build(), target);
 				case "hand-built-bare" ->
 					restClient(RestClient.builder().requestFactory(handBuiltFactory).build(), target);
 				case "starter-unobserved" ->
-					restClient(starter.mutate().observationRegistry(ObservationRegistry.NOOP).build(), target);
+					restClient(context.getBean(RestClient.class)
+						.mutate()
+						.observationRegistry(ObservationRegistry.NOOP)
+						.build(), target);
 				case "hand-built-template" -> {
 					RestTemplate template = new RestTemplate(handBuiltFactory);
 					yield () -> template.execute(target, HttpMethod.GET, null, (response) -> drain(response.getBody()));

@@ -28,7 +28,8 @@ import org.springframework.context.ConfigurableApplicationContext;
 /**
  * Each variant in a child JVM of its own ({@code --jvm-per-variant}), the children taking turns at the benchmark's
  * command, as two applications would each run one client: no variant's classes shape the JIT-compiled code of
- * another, and the process CPU of a turn counts only the measured variant's JVM. A child reads {@code measure
+ * another, and the process CPU of a turn counts only the measured variant's JVM. The JVMs of the hand-built variants
+ * run the application with {@code http.pool.enabled=false}: Spring Boot's observed builder without the starter. A child reads {@code measure
  * <threads> <ms> <warm-up>} on its standard input and answers {@code SAMPLE <cpu µs> <bytes> <calls/s>
  * <connections>}; to count the upstream's connections it asks {@code counts}, which the benchmark answers from the
  * upstream.
@@ -63,7 +64,13 @@ final class VariantJvm implements Variants {
 				if (certificates != null) {
 					command.add("--certificates=" + certificates.directory());
 				}
-				command.addAll(options.application());
+				if (name.startsWith(ClientPathBenchmark.STARTER)) {
+					command.addAll(options.application());
+				}
+				else {
+					// an application with a hand-built pool has no starter: no rehearsal, no idle pool of its own
+					command.add("--http.pool.enabled=false");
+				}
 				children.put(name, new Child(name, new ProcessBuilder(command).redirectErrorStream(true).start()));
 			}
 			for (Child child : children.values()) {
