@@ -3,14 +3,12 @@ package io.github.httppool.benchmark.clientpath;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
-import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
+import io.github.httppool.benchmark.ChildJvm;
 import io.github.httppool.benchmark.upstream.BenchmarkCertificates;
 import io.github.httppool.benchmark.upstream.BenchmarkUpstream;
 
@@ -23,21 +21,13 @@ import io.github.httppool.benchmark.upstream.BenchmarkUpstream;
  */
 public final class ClientPathUpstream implements AutoCloseable {
 
-	private static final String PROPERTIES_LAUNCHER = "org.springframework.boot.loader.launch.PropertiesLauncher";
-
-	private final Process process;
-
-	private final BufferedReader out;
-
-	private final PrintWriter in;
+	private final ChildProcess child;
 
 	private final int port;
 
-	private ClientPathUpstream(Process process) throws IOException {
-		this.process = process;
-		this.out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
-		this.in = new PrintWriter(process.getOutputStream(), true, StandardCharsets.UTF_8);
-		this.port = Integer.parseInt(expect("PORT ").trim());
+	private ClientPathUpstream(ChildProcess child) throws IOException {
+		this.child = child;
+		this.port = Integer.parseInt(child.expect("PORT ", (line) -> false).trim());
 	}
 
 	/**
@@ -47,34 +37,18 @@ public final class ClientPathUpstream implements AutoCloseable {
 	 * @throws IOException if the child cannot start or does not report its port
 	 */
 	static ClientPathUpstream start(BenchmarkCertificates certificates) throws IOException {
-		List<String> command = javaCommand(ClientPathUpstream.class, List.of("-Xmx256m"));
+		List<String> command = ChildJvm.command(ClientPathUpstream.class.getName(), List.of("-Xmx256m"));
 		if (certificates != null) {
 			command.add(certificates.directory().toString());
 		}
-		return new ClientPathUpstream(new ProcessBuilder(command).redirectErrorStream(true).start());
-	}
-
-	/**
-	 * The command that runs {@code main} in a child JVM of the running Java, from the same jar or class path.
-	 * @param main the class whose {@code main} the child runs
-	 * @param options the child's JVM options
-	 * @return the command, to which the program's arguments may be added
-	 */
-	static List<String> javaCommand(Class<?> main, List<String> options) {
-		List<String> command = new ArrayList<>();
-		command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-		command.addAll(options);
-		command.add("-cp");
-		command.add(System.getProperty("java.class.path"));
-		if (main.getClassLoader() != ClassLoader.getSystemClassLoader()) {
-			// Started from the executable jar: launch the child through the jar's launcher.
-			command.add("-Dloader.main=" + main.getName());
-			command.add(PROPERTIES_LAUNCHER);
+		ChildProcess child = new ChildProcess("upstream", command);
+		try {
+			return new ClientPathUpstream(child);
 		}
-		else {
-			command.add(main.getName());
+		catch (IOException | RuntimeException ex) {
+			child.close();
+			throw ex;
 		}
-		return command;
 	}
 
 	/**
@@ -91,28 +65,14 @@ public final class ClientPathUpstream implements AutoCloseable {
 	 * @throws IOException if the child does not answer
 	 */
 	long[] counts() throws IOException {
-		this.in.println("counts");
-		String[] counts = expect("COUNTS ").trim().split(" ");
+		this.child.send("counts");
+		String[] counts = this.child.expect("COUNTS ", (line) -> false).trim().split(" ");
 		return new long[] { Long.parseLong(counts[0]), Long.parseLong(counts[1]) };
 	}
 
-	private String expect(String prefix) throws IOException {
-		String line;
-		while ((line = this.out.readLine()) != null) {
-			if (line.startsWith(prefix)) {
-				return line.substring(prefix.length());
-			}
-			System.err.println("upstream: " + line);
-		}
-		throw new IOException("the upstream's JVM ended before it printed " + prefix.trim());
-	}
-
 	@Override
-	public void close() throws InterruptedException {
-		this.in.close();
-		if (!this.process.waitFor(10, TimeUnit.SECONDS)) {
-			this.process.destroyForcibly();
-		}
+	public void close() {
+		this.child.close();
 	}
 
 	/**

@@ -3,18 +3,17 @@ package io.github.httppool.benchmark.clientpath;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
-import java.io.PrintWriter;
+import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
+import io.github.httppool.benchmark.ChildJvm;
 import io.github.httppool.benchmark.clientpath.ClientPathBenchmark.AllocatedBytes;
 import io.github.httppool.benchmark.clientpath.ClientPathBenchmark.Call;
 import io.github.httppool.benchmark.clientpath.ClientPathBenchmark.Options;
@@ -36,11 +35,11 @@ import org.springframework.context.ConfigurableApplicationContext;
  */
 final class VariantJvm implements Variants {
 
-	private final Map<String, Child> children;
+	private final Map<String, ChildProcess> children;
 
 	private final ClientPathUpstream upstream;
 
-	private VariantJvm(Map<String, Child> children, ClientPathUpstream upstream) {
+	private VariantJvm(Map<String, ChildProcess> children, ClientPathUpstream upstream) {
 		this.children = children;
 		this.upstream = upstream;
 	}
@@ -52,10 +51,10 @@ final class VariantJvm implements Variants {
 			.stream()
 			.filter((option) -> option.startsWith("-X") && !option.startsWith("-Xrun"))
 			.toList();
-		Map<String, Child> children = new LinkedHashMap<>();
+		Map<String, ChildProcess> children = new LinkedHashMap<>();
 		try {
 			for (String name : options.variants()) {
-				List<String> command = ClientPathUpstream.javaCommand(ClientPathBenchmark.class, jvmOptions);
+				List<String> command = ChildJvm.command(ClientPathBenchmark.class.getName(), jvmOptions);
 				command.addAll(List.of("--worker=" + name, "--upstream-port=" + upstream.port(),
 						"--scheme=" + options.scheme(), "--ramp-ms=" + options.ramp().toMillis()));
 				if (options.virtual()) {
@@ -71,14 +70,14 @@ final class VariantJvm implements Variants {
 					// an application with a hand-built pool has no starter: no rehearsal, no idle pool of its own
 					command.add("--http.pool.enabled=false");
 				}
-				children.put(name, new Child(name, new ProcessBuilder(command).redirectErrorStream(true).start()));
+				children.put(name, new ChildProcess("variant " + name, command));
 			}
-			for (Child child : children.values()) {
-				child.expect("READY", null);
+			for (ChildProcess child : children.values()) {
+				child.expect("READY", (line) -> false);
 			}
 		}
 		catch (IOException | RuntimeException ex) {
-			children.values().forEach(Child::close);
+			children.values().forEach(ChildProcess::close);
 			throw ex;
 		}
 		return new VariantJvm(children, upstream);
@@ -91,16 +90,34 @@ final class VariantJvm implements Variants {
 
 	@Override
 	public Sample measure(String name, int threads, Duration window, boolean warmUp) throws IOException {
-		Child child = this.children.get(name);
-		child.in.println("measure " + threads + " " + window.toMillis() + " " + warmUp);
-		String[] sample = child.expect("SAMPLE ", this.upstream).trim().split(" ");
+		ChildProcess child = this.children.get(name);
+		child.send("measure " + threads + " " + window.toMillis() + " " + warmUp);
+		String[] sample = child.expect("SAMPLE ", (line) -> answer(child, line, name)).trim().split(" ");
 		return new Sample(Double.parseDouble(sample[0]), Double.parseDouble(sample[1]), Double.parseDouble(sample[2]),
 				Long.parseLong(sample[3]));
 	}
 
 	@Override
 	public void close() {
-		this.children.values().forEach(Child::close);
+		this.children.values().forEach(ChildProcess::close);
+	}
+
+	// The child's question for the upstream's connection count, and its warm-up's failed calls.
+	private boolean answer(ChildProcess child, String line, String name) {
+		if (line.equals("counts")) {
+			try {
+				child.send(String.valueOf(this.upstream.counts()[0]));
+			}
+			catch (IOException ex) {
+				throw new UncheckedIOException(ex);
+			}
+			return true;
+		}
+		if (line.startsWith("warm-up: ")) {
+			System.out.println(name + " " + line);
+			return true;
+		}
+		return false;
 	}
 
 	/**
@@ -132,61 +149,6 @@ final class VariantJvm implements Variants {
 						sample.callsPerSecond(), sample.connections());
 			}
 		}
-	}
-
-	/** A variant's JVM. */
-	private static final class Child {
-
-		private final String name;
-
-		private final Process process;
-
-		private final BufferedReader out;
-
-		private final PrintWriter in;
-
-		Child(String name, Process process) {
-			this.name = name;
-			this.process = process;
-			this.out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
-			this.in = new PrintWriter(process.getOutputStream(), true, StandardCharsets.UTF_8);
-		}
-
-		/** Read up to a line starting with {@code prefix}, answering {@code counts} and passing other lines on. */
-		String expect(String prefix, ClientPathUpstream upstream) throws IOException {
-			List<String> recent = new ArrayList<>();
-			String line;
-			while ((line = this.out.readLine()) != null) {
-				if (line.startsWith(prefix)) {
-					return line.substring(prefix.length());
-				}
-				if (line.equals("counts") && upstream != null) {
-					this.in.println(upstream.counts()[0]);
-				}
-				else if (line.startsWith("warm-up: ")) {
-					System.out.println(this.name + " " + line);
-				}
-				else {
-					recent.add(line);
-				}
-			}
-			recent.forEach((output) -> System.err.println(this.name + ": " + output));
-			throw new IOException("the JVM of variant " + this.name + " ended before it printed " + prefix.trim());
-		}
-
-		void close() {
-			this.in.close();
-			try {
-				if (!this.process.waitFor(20, TimeUnit.SECONDS)) {
-					this.process.destroyForcibly();
-				}
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-				this.process.destroyForcibly();
-			}
-		}
-
 	}
 
 }

@@ -15,6 +15,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
+import io.github.httppool.benchmark.ChildJvm;
 import io.github.httppool.benchmark.LoadAverage;
 import io.github.httppool.benchmark.upstream.BenchmarkCertificates;
 import io.github.httppool.benchmark.upstream.BenchmarkUpstream;
@@ -56,8 +57,6 @@ public final class WarmupBenchmark {
 			""";
 
 	private static final String CHILD = "io.github.httppool.benchmark.warmup.WarmupBenchmarkChild";
-
-	private static final String PROPERTIES_LAUNCHER = "org.springframework.boot.loader.launch.PropertiesLauncher";
 
 	private WarmupBenchmark() {
 	}
@@ -133,21 +132,9 @@ public final class WarmupBenchmark {
 	private static Result measure(BenchmarkUpstream upstream, BenchmarkCertificates certificates, boolean mutual,
 			String mode, Settings settings, Path logFile) throws IOException, InterruptedException {
 		List<String> appArgs = mode.equals("on") ? settings.onArgs() : List.of();
-		List<String> command = new ArrayList<>();
-		command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-		command.add("-Xmx256m");
-		command.addAll(settings.jvmArgs());
-		String classPath = System.getProperty("java.class.path");
-		command.add("-cp");
-		command.add(classPath);
-		if (WarmupBenchmark.class.getClassLoader() != ClassLoader.getSystemClassLoader()) {
-			// Started from the executable jar: launch the child through the jar's launcher.
-			command.add("-Dloader.main=" + CHILD);
-			command.add(PROPERTIES_LAUNCHER);
-		}
-		else {
-			command.add(CHILD);
-		}
+		List<String> jvmOptions = new ArrayList<>(List.of("-Xmx256m"));
+		jvmOptions.addAll(settings.jvmArgs());
+		List<String> command = ChildJvm.command(CHILD, jvmOptions);
 		command.add("url=" + url(upstream));
 		command.add("calls=" + settings.calls());
 		command.add("steady=" + settings.steady());
