@@ -89,6 +89,9 @@ public final class ClientPathBenchmark {
 			                   (default starter,hand-built,hand-built-bare; ratios are to the first)
 			  --jvm-per-variant  each variant in a JVM of its own, the JVMs taking turns: no variant's classes
 			                   shape the JIT's code for another, and no idle variant's threads are counted
+			  --forks=N        with --jvm-per-variant, start the variants' JVMs anew N times (default 1), each
+			                   fork warmed up and measured over --rounds, so that one JVM's JIT outcome does
+			                   not decide the figures; the table is over the rounds of every fork
 			  --jfr=FILE       record the starter variant alone (or the first of --variants, to compare) with
 			                   Java Flight Recorder into FILE, and print each library's share of the samples
 			                   and the top methods of the starter and HttpClient
@@ -125,9 +128,7 @@ public final class ClientPathBenchmark {
 		if (https) {
 			certificates = BenchmarkCertificates.create(Files.createTempDirectory("http-pool-client-path"));
 		}
-		try (ClientPathUpstream upstream = ClientPathUpstream.start(certificates);
-				Variants variants = options.jvmPerVariant() ? VariantJvm.start(options, upstream, certificates)
-						: Variants.inProcess(options, callers, upstream, certificates)) {
+		try (ClientPathUpstream upstream = ClientPathUpstream.start(certificates)) {
 			System.out.printf(Locale.ROOT,
 					"client-path benchmark: %d %s callers, %d rounds, a %d ms window after a %d ms ramp per turn,"
 							+ " %s on loopback (upstream in its own JVM), Java %s, %d CPU(s), load average %s;"
@@ -135,42 +136,29 @@ public final class ClientPathBenchmark {
 					options.threads(), options.virtual() ? "virtual" : "platform", options.rounds(),
 					options.round().toMillis(), options.ramp().toMillis(), https ? "HTTPS" : "HTTP",
 					System.getProperty("java.version"), Runtime.getRuntime().availableProcessors(),
-					LoadAverage.oneMinute(), options.jvmPerVariant() ? "a JVM per variant" : "all variants in one JVM",
-					AllocatedBytes.of().method());
-			// A few callers first, so that the TLS handshakes of the full turn run compiled code in both JVMs.
-			for (String name : variants.names()) {
-				variants.measure(name, Math.min(4, options.threads()), options.warmup().dividedBy(4), true);
-				variants.measure(name, options.threads(), options.warmup(), true);
-			}
-			// One more turn each, so that no pool has been idle longer than a round when the first round starts (the
-			// starter closes connections idle for 30 s).
-			for (String name : variants.names()) {
-				variants.measure(name, options.threads(), options.round(), true);
-			}
+					LoadAverage.oneMinute(), jvms(options), AllocatedBytes.of().method());
 			Map<String, List<Sample>> samples = new LinkedHashMap<>();
-			variants.names().forEach((name) -> samples.put(name, new ArrayList<>()));
-			if (options.jfr() != null) {
-				String recorded = options.variants().get(0);
-				try (ClientPathProfile profile = new ClientPathProfile(options.jfr())) {
-					for (int r = 0; r < options.rounds(); r++) {
-						samples.get(recorded)
-							.add(variants.measure(recorded, options.threads(), options.round(), false));
+			options.variants().forEach((name) -> samples.put(name, new ArrayList<>()));
+			Random random = new Random(options.rounds());
+			for (int fork = 1; fork <= options.forks(); fork++) {
+				try (Variants variants = options.jvmPerVariant() ? VariantJvm.start(options, upstream, certificates)
+						: Variants.inProcess(options, callers, upstream, certificates)) {
+					warmUp(variants, options);
+					if (options.jfr() != null) {
+						String recorded = options.variants().get(0);
+						try (ClientPathProfile profile = new ClientPathProfile(options.jfr())) {
+							for (int r = 0; r < options.rounds(); r++) {
+								samples.get(recorded)
+									.add(variants.measure(recorded, options.threads(), options.round(), false));
+							}
+						}
+					}
+					else {
+						rounds(variants, options, samples, random, (options.forks() > 1) ? "fork " + fork + " " : "");
 					}
 				}
-			}
-			else {
-				List<String> order = new ArrayList<>(variants.names());
-				Random random = new Random(options.rounds());
-				for (int r = 0; r < options.rounds(); r++) {
-					Collections.shuffle(order, random);
-					StringBuilder line = new StringBuilder("round " + (r + 1) + ":");
-					for (String name : order) {
-						Sample sample = variants.measure(name, options.threads(), options.round(), false);
-						samples.get(name).add(sample);
-						line.append(String.format(Locale.ROOT, "  %s %.1f us %.0f B %.0f/s %d new conns;", name,
-								sample.cpuMicros(), sample.bytes(), sample.callsPerSecond(), sample.connections()));
-					}
-					System.out.println(line);
+				if (options.forks() > 1) {
+					printFork(samples, fork, options.rounds());
 				}
 			}
 			long[] counts = upstream.counts();
@@ -179,6 +167,61 @@ public final class ClientPathBenchmark {
 				ClientPathProfile.summarize(options.jfr(), options.variants().get(0));
 			}
 		}
+	}
+
+	private static String jvms(Options options) {
+		if (!options.jvmPerVariant()) {
+			return "all variants in one JVM";
+		}
+		return (options.forks() > 1) ? "a JVM per variant, started anew for each of " + options.forks() + " forks"
+				: "a JVM per variant";
+	}
+
+	private static void warmUp(Variants variants, Options options) throws Exception {
+		// A few callers first, so that the TLS handshakes of the full turn run compiled code in both JVMs.
+		for (String name : variants.names()) {
+			variants.measure(name, Math.min(4, options.threads()), options.warmup().dividedBy(4), true);
+			variants.measure(name, options.threads(), options.warmup(), true);
+		}
+		// One more turn each, so that no pool has been idle longer than a round when the first round starts (the
+		// starter closes connections idle for 30 s).
+		for (String name : variants.names()) {
+			variants.measure(name, options.threads(), options.round(), true);
+		}
+	}
+
+	private static void rounds(Variants variants, Options options, Map<String, List<Sample>> samples, Random random,
+			String prefix) throws Exception {
+		List<String> order = new ArrayList<>(variants.names());
+		for (int r = 0; r < options.rounds(); r++) {
+			Collections.shuffle(order, random);
+			StringBuilder line = new StringBuilder(prefix + "round " + (r + 1) + ":");
+			for (String name : order) {
+				Sample sample = variants.measure(name, options.threads(), options.round(), false);
+				samples.get(name).add(sample);
+				line.append(String.format(Locale.ROOT, "  %s %.1f us %.0f B %.0f/s %d new conns;", name,
+						sample.cpuMicros(), sample.bytes(), sample.callsPerSecond(), sample.connections()));
+			}
+			System.out.println(line);
+		}
+	}
+
+	/** The median CPU ratio of each variant to the first over the last fork's rounds. */
+	private static void printFork(Map<String, List<Sample>> samples, int fork, int rounds) {
+		List<Sample> reference = samples.values().iterator().next();
+		StringBuilder line = new StringBuilder("fork " + fork + ", median CPU ratio to "
+				+ samples.keySet().iterator().next() + ":");
+		samples.forEach((name, list) -> {
+			if (list != reference) {
+				double[] ratios = new double[rounds];
+				for (int r = 0; r < rounds; r++) {
+					int index = list.size() - rounds + r;
+					ratios[r] = list.get(index).cpuMicros() / reference.get(index).cpuMicros();
+				}
+				line.append(String.format(Locale.ROOT, "  %s %s;", name, spread(ratios, "%.3f")));
+			}
+		});
+		System.out.println(line);
 	}
 
 	static Map<String, Call> variants(ConfigurableApplicationContext context, CloseableHttpClient handBuilt,
@@ -338,17 +381,18 @@ public final class ClientPathBenchmark {
 	 * @param jfr where to write a recording of the first variant (alone), or {@code null}
 	 * @param application more arguments for the application ({@code --http.pool.*}, {@code --spring.*})
 	 * @param jvmPerVariant whether each variant runs in a JVM of its own
+	 * @param forks how many times the variants' JVMs are started anew, each time measured over the rounds
 	 * @param worker in such a JVM, its variant; {@code null} in the benchmark's own JVM
 	 * @param upstreamPort in such a JVM, the upstream's port
 	 * @param certificates in such a JVM, the directory of the run's certificates, or {@code null} for HTTP
 	 */
 	record Options(int threads, boolean virtual, String scheme, int rounds, Duration round, Duration ramp,
 			Duration warmup, List<String> variants, Path jfr, List<String> application, boolean jvmPerVariant,
-			String worker, int upstreamPort, Path certificates) {
+			int forks, String worker, int upstreamPort, Path certificates) {
 
 		static Options parse(String[] args) {
 			Map<String, Integer> numbers = new LinkedHashMap<>(
-					Map.of("threads", 50, "rounds", 10, "round-ms", 1000, "ramp-ms", 300, "warmup-ms", 10000));
+					Map.of("threads", 50, "rounds", 10, "round-ms", 1000, "ramp-ms", 300, "warmup-ms", 10000, "forks", 1));
 			boolean virtual = false;
 			boolean jvmPerVariant = false;
 			String worker = null;
@@ -402,11 +446,15 @@ public final class ClientPathBenchmark {
 			if (jfr != null) {
 				variants = List.of(variants.get(0));
 				jvmPerVariant = false;
+				numbers.put("forks", 1);
+			}
+			else if (numbers.get("forks") > 1) {
+				jvmPerVariant = true;
 			}
 			return new Options(numbers.get("threads"), virtual, scheme, numbers.get("rounds"),
 					Duration.ofMillis(numbers.get("round-ms")), Duration.ofMillis(numbers.get("ramp-ms")),
 					Duration.ofMillis(numbers.get("warmup-ms")), variants, jfr, List.copyOf(application),
-					jvmPerVariant, worker, upstreamPort, certificates);
+					jvmPerVariant, numbers.get("forks"), worker, upstreamPort, certificates);
 		}
 
 		private static int positive(String arg, String value) {

@@ -30,14 +30,19 @@ class ClientPathBenchmarkTests {
 	void parsesOptions() {
 		assertThat(parse()).isEqualTo(new ClientPathBenchmark.Options(50, false, "https", 10, Duration.ofSeconds(1),
 				Duration.ofMillis(300), Duration.ofSeconds(10), List.of("starter", "hand-built", "hand-built-bare"),
-				null, List.of(), false, null, 0, null));
+				null, List.of(), false, 1, null, 0, null));
 		assertThat(parse("--threads=200", "--virtual", "--scheme=http", "--rounds=6", "--round-ms=2000",
 				"--ramp-ms=100", "--warmup-ms=500", "--variants=hand-built,starter", "--http.pool.max-total=10"))
 			.isEqualTo(new ClientPathBenchmark.Options(200, true, "http", 6, Duration.ofSeconds(2),
 					Duration.ofMillis(100), Duration.ofMillis(500), List.of("hand-built", "starter"), null,
-					List.of("--http.pool.max-total=10"), false, null, 0, null));
+					List.of("--http.pool.max-total=10"), false, 1, null, 0, null));
 		assertThat(parse("--jvm-per-variant").jvmPerVariant()).isTrue();
 		assertThat(parse("--jvm-per-variant", "--jfr=x.jfr").jvmPerVariant()).isFalse();
+		assertThat(parse("--forks=3")).satisfies((options) -> {
+			assertThat(options.forks()).isEqualTo(3);
+			assertThat(options.jvmPerVariant()).isTrue();
+		});
+		assertThat(parse("--forks=3", "--jfr=x.jfr").forks()).isEqualTo(1);
 		assertThat(parse("--jfr=x.jfr").variants()).containsExactly("starter");
 		assertThat(parse("--jfr=x.jfr", "--variants=hand-built,starter").variants()).containsExactly("hand-built");
 		assertThatIllegalArgumentException().isThrownBy(() -> parse("--scheme=ftp"));
@@ -47,6 +52,7 @@ class ClientPathBenchmarkTests {
 		assertThatIllegalArgumentException().isThrownBy(() -> parse("--virtual=yes"));
 		assertThatIllegalArgumentException().isThrownBy(() -> parse("--jfr="));
 		assertThatIllegalArgumentException().isThrownBy(() -> parse("--worker=jdk"));
+		assertThatIllegalArgumentException().isThrownBy(() -> parse("--forks=0"));
 	}
 
 	@Test
@@ -60,9 +66,12 @@ class ClientPathBenchmarkTests {
 	}
 
 	@Test
-	void runsEachVariantInAJvmOfItsOwnOverHttps() throws Exception {
-		String output = run("--scheme=https", "--jvm-per-variant", "--variants=starter,hand-built");
-		assertThat(output).contains("HTTPS on loopback", "a JVM per variant", "round 1:", "CPU vs starter");
+	void runsEachVariantInAJvmOfItsOwnOverHttpsInTwoForks() throws Exception {
+		String output = run("--scheme=https", "--forks=2", "--variants=starter,hand-built");
+		assertThat(output).contains("HTTPS on loopback", "a JVM per variant, started anew for each of 2 forks",
+				"fork 1 round 1:", "fork 2 round 1:", "CPU vs starter");
+		assertThat(output).containsPattern("(?m)^fork 1, median CPU ratio to starter:  hand-built [\\d.]+ \\[")
+			.containsPattern("(?m)^fork 2, median CPU ratio to starter:  hand-built [\\d.]+ \\[");
 		assertThat(output).containsPattern("(?m)^starter +\\d").containsPattern("(?m)^hand-built +\\d");
 		assertThat(output).containsPattern("hand-built [\\d.]+ us [\\d]+ B [\\d]+/s");
 	}
