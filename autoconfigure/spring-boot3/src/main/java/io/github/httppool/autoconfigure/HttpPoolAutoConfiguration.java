@@ -1,7 +1,9 @@
 package io.github.httppool.autoconfigure;
 
+import java.util.List;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 import io.github.httppool.config.HttpPoolConnectionManagerCustomizer;
 import io.github.httppool.config.HttpPoolHttpClientCustomizer;
@@ -10,7 +12,6 @@ import io.github.httppool.config.internal.HttpPoolBeansConfiguration;
 import io.github.httppool.config.internal.HttpPoolSettings;
 import io.github.httppool.config.internal.HttpPoolFactory;
 import io.github.httppool.config.internal.NamedRestClientsRegistrar;
-import io.github.httppool.config.internal.PooledClients;
 import io.github.httppool.config.internal.SpringBootBuilderCustomizations;
 import io.github.httppool.pool.HttpPools;
 import org.apache.hc.client5.http.DnsResolver;
@@ -118,21 +119,15 @@ public final class HttpPoolAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	PooledClients httpPoolPooledClients(HttpPoolSettings httpPoolSettings, HttpPools httpPools,
-			ObjectProvider<RestClientCustomizer> restClientCustomizers) {
-		return new PooledClients(httpPoolSettings, httpPools, this.factory,
-				() -> restClientCustomizers.orderedStream()
-					.map((customizer) -> (Consumer<RestClient.Builder>) customizer::customize)
-					.toList());
-	}
-
-	@Bean
-	@ConditionalOnMissingBean
-	PooledRestClients pooledRestClients(PooledClients pooledClients,
+	PooledRestClients pooledRestClients(HttpPoolSettings httpPoolSettings, HttpPools httpPools,
+			ObjectProvider<RestClientCustomizer> restClientCustomizers,
 			ObjectProvider<RestTemplateBuilderConfigurer> restTemplateBuilderConfigurer,
 			ObjectProvider<RestTemplateCustomizer> restTemplateCustomizers) {
-		return new PooledRestClients(pooledClients, this.settings, restTemplateBuilderConfigurer,
-				restTemplateCustomizers);
+		Supplier<List<Consumer<RestClient.Builder>>> customizers = () -> restClientCustomizers.orderedStream()
+			.map((customizer) -> (Consumer<RestClient.Builder>) customizer::customize)
+			.toList();
+		return new PooledRestClients(httpPoolSettings, httpPools, this.factory, customizers, this.settings,
+				restTemplateBuilderConfigurer, restTemplateCustomizers);
 	}
 
 	@Bean

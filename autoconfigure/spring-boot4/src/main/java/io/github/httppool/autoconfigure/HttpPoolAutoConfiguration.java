@@ -1,7 +1,9 @@
 package io.github.httppool.autoconfigure;
 
+import java.util.List;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 import io.github.httppool.config.HttpPoolConnectionManagerCustomizer;
 import io.github.httppool.config.HttpPoolHttpClientCustomizer;
@@ -10,7 +12,6 @@ import io.github.httppool.config.internal.HttpPoolBeansConfiguration;
 import io.github.httppool.config.internal.HttpPoolSettings;
 import io.github.httppool.config.internal.HttpPoolFactory;
 import io.github.httppool.config.internal.NamedRestClientsRegistrar;
-import io.github.httppool.config.internal.PooledClients;
 import io.github.httppool.config.internal.SpringBootBuilderCustomizations;
 import io.github.httppool.pool.HttpPools;
 import org.apache.hc.client5.http.DnsResolver;
@@ -119,19 +120,15 @@ public final class HttpPoolAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	PooledClients httpPoolPooledClients(HttpPoolSettings httpPoolSettings, HttpPools httpPools,
-			ObjectProvider<RestClientCustomizer> restClientCustomizers) {
-		return new PooledClients(httpPoolSettings, httpPools, this.factory, () -> restClientCustomizers.orderedStream()
-			.<Consumer<RestClient.Builder>>map((customizer) -> customizer::customize)
-			.toList());
-	}
-
-	@Bean
-	@ConditionalOnMissingBean
-	PooledRestClients pooledRestClients(PooledClients pooledClients,
+	PooledRestClients pooledRestClients(HttpPoolSettings httpPoolSettings, HttpPools httpPools,
+			ObjectProvider<RestClientCustomizer> restClientCustomizers,
 			ObjectProvider<RestTemplateBuilderConfigurer> restTemplateBuilderConfigurer,
 			ObjectProvider<RestTemplateCustomizer> restTemplateCustomizers) {
-		return new PooledRestClients(pooledClients, restTemplateBuilderConfigurer, restTemplateCustomizers);
+		Supplier<List<Consumer<RestClient.Builder>>> customizers = () -> restClientCustomizers.orderedStream()
+			.<Consumer<RestClient.Builder>>map((customizer) -> customizer::customize)
+			.toList();
+		return new PooledRestClients(httpPoolSettings, httpPools, this.factory, customizers,
+				restTemplateBuilderConfigurer, restTemplateCustomizers);
 	}
 
 	@Bean
@@ -147,12 +144,12 @@ public final class HttpPoolAutoConfiguration {
 
 		@Bean
 		RestClientHttpServiceGroupConfigurer httpPoolServiceGroupConfigurer(HttpPoolSettings httpPoolSettings,
-				PooledClients pooledClients, PooledRestClients pooledRestClients,
+				HttpPoolFactory httpPoolFactory, PooledRestClients pooledRestClients,
 				ObjectProvider<HttpServiceClientProperties> serviceClientProperties,
 				ObjectProvider<SslBundles> sslBundles) {
 			return new PooledHttpServiceGroupConfigurer(httpPoolSettings, pooledRestClients,
 					new PooledHttpServiceGroupConfigurer.ServiceClientSettings(serviceClientProperties.getIfAvailable(),
-							sslBundles.getIfAvailable(), pooledClients.baseline()));
+							sslBundles.getIfAvailable(), httpPoolFactory.baseline()));
 		}
 
 	}

@@ -2,11 +2,15 @@ package io.github.httppool.autoconfigure;
 
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
 
-import io.github.httppool.config.internal.PooledClients;
+import io.github.httppool.config.internal.HttpPoolFactory;
+import io.github.httppool.config.internal.HttpPoolSettings;
 import io.github.httppool.config.internal.PooledRequestFactories;
 import io.github.httppool.config.internal.PooledRestClientsSupport;
 import io.github.httppool.config.internal.ClientSettings;
+import io.github.httppool.pool.HttpPools;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -39,9 +43,12 @@ public final class PooledRestClients extends PooledRestClientsSupport<RestTempla
 
 	private final ObjectProvider<RestTemplateCustomizer> restTemplateCustomizers;
 
-	PooledRestClients(PooledClients clients, ObjectProvider<RestTemplateBuilderConfigurer> restTemplateBuilderConfigurer,
+	PooledRestClients(HttpPoolSettings clients, HttpPools pools, HttpPoolFactory factory,
+			Supplier<List<Consumer<RestClient.Builder>>> restClientCustomizers,
+			ObjectProvider<RestTemplateBuilderConfigurer> restTemplateBuilderConfigurer,
 			ObjectProvider<RestTemplateCustomizer> restTemplateCustomizers) {
-		super(clients, PooledClientHttpRequestFactoryBuilder::new, RestTemplateBuilder::build);
+		super(clients, pools, factory, restClientCustomizers, PooledClientHttpRequestFactoryBuilder::new,
+				RestTemplateBuilder::build);
 		this.restTemplateBuilderConfigurer = restTemplateBuilderConfigurer;
 		this.restTemplateCustomizers = restTemplateCustomizers;
 	}

@@ -10,7 +10,8 @@ import java.util.Set;
 import io.github.httppool.config.HttpPoolProperties;
 import io.github.httppool.config.internal.HttpPoolSettings;
 import io.github.httppool.config.internal.Inheritance;
-import io.github.httppool.config.internal.PooledClients;
+import io.github.httppool.config.internal.PooledRestClientsSupport;
+import io.github.httppool.config.internal.RehearsalClients;
 import io.github.httppool.config.internal.ClientSettings;
 import io.github.httppool.pool.HttpPool;
 import io.github.httppool.pool.HttpPools;
@@ -47,7 +48,7 @@ import org.springframework.web.client.RestClient;
 @AutoConfiguration(afterName = "io.github.httppool.autoconfigure.HttpPoolAutoConfiguration")
 @ConditionalOnClass({ PoolingHttpClientConnectionManager.class, RestClient.class })
 @ConditionalOnBooleanProperty(name = "http.pool.enabled", matchIfMissing = true)
-@ConditionalOnBean({ HttpPools.class, HttpPoolSettings.class, PooledClients.class })
+@ConditionalOnBean({ HttpPools.class, HttpPoolSettings.class, PooledRestClientsSupport.class })
 public final class HttpPoolWarmupAutoConfiguration {
 
 	@Bean
@@ -62,7 +63,7 @@ public final class HttpPoolWarmupAutoConfiguration {
 						SpringBootHttpClientFeatures.defaults());
 				RehearsalRun.Plan plan = plan(clients);
 				if (plan != null) {
-					RehearsalRun.startEarly(plan, budget(clients), PooledClients.earlyRehearsalClients());
+					RehearsalRun.startEarly(plan, budget(clients), RehearsalClients.early());
 				}
 			}
 			catch (RuntimeException ex) {
@@ -75,7 +76,7 @@ public final class HttpPoolWarmupAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean(HttpPoolWarmer.class)
 	WarmupRunner httpPoolWarmer(HttpPoolSettings httpPoolSettings, HttpPools httpPools,
-			PooledClients pooledClients) {
+			PooledRestClientsSupport<?> pooledRestClients) {
 		List<PoolWarmup> warmups = new ArrayList<>();
 		List<ClientSettings> pooled = new ArrayList<>();
 		for (String name : httpPoolSettings.names()) {
@@ -86,11 +87,12 @@ public final class HttpPoolWarmupAutoConfiguration {
 				if (client.warmup().enabled()) {
 					warmups.add(new PoolWarmup(pool, client.routePlanner(), client.warmup().targets(),
 							client.warmup().failOnError(), Milliseconds.roundUp(client.warmup().keepWarmInterval()),
-							client.propertyPrefix() + "warmup.", () -> pooledClients.restClientBuilder(client.name())));
+							client.propertyPrefix() + "warmup.",
+							() -> pooledRestClients.restClientBuilder(client.name())));
 				}
 			}
 		}
-		return new WarmupRunner(warmups, budget(pooled), plan(pooled), pooledClients.rehearsalClients());
+		return new WarmupRunner(warmups, budget(pooled), plan(pooled), RehearsalClients.of(pooledRestClients));
 	}
 
 	@Bean

@@ -48,8 +48,8 @@ public class NamedRestClientsRegistrar implements ImportBeanDefinitionRegistrar 
 		}
 	}
 
-	static RestClient namedRestClient(String name, PooledClients pooledClients) {
-		return pooledClients.restClientBuilder(name).build();
+	static RestClient namedRestClient(String name, PooledRestClientsSupport<?> pooledRestClients) {
+		return pooledRestClients.restClient(name);
 	}
 
 }

@@ -1,8 +1,14 @@
 package io.github.httppool.config.internal;
 
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.Supplier;
+
+import io.github.httppool.pool.HttpPool;
+import io.github.httppool.pool.HttpPools;
 
 import org.springframework.boot.http.client.ClientHttpRequestFactoryBuilder;
 import org.springframework.boot.http.client.HttpClientSettings;
@@ -10,24 +16,37 @@ import org.springframework.web.client.RestClient;
 import org.springframework.web.client.RestTemplate;
 
 /**
- * What every Spring Boot generation's {@code PooledRestClients} hands out the same way.
+ * What every Spring Boot generation's {@code PooledRestClients} hands out the same way:
+ * the request factories and builders on the pool of each client.
  *
  * @param <B> the generation's {@code RestTemplateBuilder} type
  */
 public abstract class PooledRestClientsSupport<B> {
 
-	private final PooledClients clients;
+	private final HttpPoolSettings clients;
+
+	private final HttpPools pools;
+
+	private final HttpPoolFactory factory;
+
+	private final Supplier<List<Consumer<RestClient.Builder>>> restClientCustomizers;
 
 	private final Function<PooledRequestFactories, ClientHttpRequestFactoryBuilder<?>> requestFactoryBuilder;
 
 	private final Function<B, RestTemplate> restTemplateFactory;
 
+	private final Map<String, PooledRequestFactories> requestFactories = new ConcurrentHashMap<>();
+
 	private final Map<String, ClientHttpRequestFactoryBuilder<?>> requestFactoryBuilders = new ConcurrentHashMap<>();
 
-	protected PooledRestClientsSupport(PooledClients clients,
+	protected PooledRestClientsSupport(HttpPoolSettings clients, HttpPools pools, HttpPoolFactory factory,
+			Supplier<List<Consumer<RestClient.Builder>>> restClientCustomizers,
 			Function<PooledRequestFactories, ClientHttpRequestFactoryBuilder<?>> requestFactoryBuilder,
 			Function<B, RestTemplate> restTemplateFactory) {
 		this.clients = clients;
+		this.pools = pools;
+		this.factory = factory;
+		this.restClientCustomizers = restClientCustomizers;
 		this.requestFactoryBuilder = requestFactoryBuilder;
 		this.restTemplateFactory = restTemplateFactory;
 	}
@@ -39,7 +58,18 @@ public abstract class PooledRestClientsSupport<B> {
 	 */
 	public ClientHttpRequestFactoryBuilder<?> requestFactoryBuilder(String client) {
 		return this.requestFactoryBuilders.computeIfAbsent(client,
-				(name) -> this.requestFactoryBuilder.apply(this.clients.requestFactories(name)));
+				(name) -> this.requestFactoryBuilder.apply(requestFactories(name)));
+	}
+
+	private PooledRequestFactories requestFactories(String client) {
+		return this.requestFactories.computeIfAbsent(client, (name) -> {
+			HttpPool pool = this.pools.get(name);
+			if (pool == null) {
+				throw new IllegalArgumentException("No HTTP pool named '" + name + "'; configured clients: "
+						+ this.clients.names());
+			}
+			return this.factory.requestFactories(pool, this.clients.client(name), this.pools);
+		});
 	}
 
 	/**
@@ -51,7 +81,18 @@ public abstract class PooledRestClientsSupport<B> {
 	 * @return a new builder
 	 */
 	public RestClient.Builder restClientBuilder(String client) {
-		return this.clients.restClientBuilder(client);
+		ClientSettings settings = client(client);
+		RestClient.Builder builder = RestClient.builder();
+		this.restClientCustomizers.get().forEach((customizer) -> customizer.accept(builder));
+		builder.requestFactory(requestFactories(client).create(baseline()));
+		String baseUrl = settings.baseUrl();
+		if (baseUrl != null) {
+			builder.baseUrl(baseUrl);
+		}
+		if (!settings.defaultHeaders().isEmpty()) {
+			builder.defaultHeaders((headers) -> settings.defaultHeaders().forEach(headers::addAll));
+		}
+		return builder;
 	}
 
 	/**
@@ -87,7 +128,11 @@ public abstract class PooledRestClientsSupport<B> {
 	}
 
 	protected HttpClientSettings baseline() {
-		return this.clients.baseline();
+		return this.factory.baseline();
+	}
+
+	List<Consumer<RestClient.Builder>> restClientCustomizers() {
+		return this.restClientCustomizers.get();
 	}
 
 }

@@ -27,15 +27,25 @@ import org.springframework.web.client.RestClient;
 /**
  * Creates the rehearsal's throw-away clients as the managed clients are made.
  */
-record RehearsalClients(HttpClientSettings baseline,
+public record RehearsalClients(HttpClientSettings baseline,
 		List<Consumer<RestClient.Builder>> customizers) implements RehearsalRun.ClientFactory {
 
 	private static final boolean METERS_PRESENT = ClassUtils.isPresent(
 			"io.micrometer.core.instrument.observation.DefaultMeterObservationHandler",
 			RehearsalClients.class.getClassLoader());
 
-	RehearsalClients {
+	public RehearsalClients {
 		customizers = List.copyOf(customizers);
+	}
+
+	/** Return the factory of the rehearsal's clients, made as the clients of {@code clients} are. */
+	public static RehearsalClients of(PooledRestClientsSupport<?> clients) {
+		return new RehearsalClients(clients.baseline(), clients.restClientCustomizers());
+	}
+
+	/** Return the factory of the rehearsal's clients before the context exists, with defaults. */
+	public static RehearsalClients early() {
+		return new RehearsalClients(SpringBootHttpClientFeatures.defaults(), List.of());
 	}
 
 	@Override
