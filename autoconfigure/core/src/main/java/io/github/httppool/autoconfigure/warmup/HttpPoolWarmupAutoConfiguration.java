@@ -9,7 +9,6 @@ import java.util.Set;
 
 import io.github.httppool.config.HttpPoolProperties;
 import io.github.httppool.config.internal.HttpPoolSettings;
-import io.github.httppool.config.internal.Inheritance;
 import io.github.httppool.config.internal.PooledRestClientsSupport;
 import io.github.httppool.config.internal.RehearsalClients;
 import io.github.httppool.config.internal.ClientSettings;
@@ -109,7 +108,7 @@ public final class HttpPoolWarmupAutoConfiguration {
 			.filter(ClientSettings.Warmup::enabled)
 			.map(ClientSettings.Warmup::budget)
 			.max(Duration::compareTo)
-			.orElse(Inheritance.WARMUP_BUDGET));
+			.orElse(ClientSettings.Warmup.DEFAULT_BUDGET));
 	}
 
 	private static RehearsalRun.@Nullable Plan plan(Collection<ClientSettings> clients) {

@@ -216,6 +216,9 @@ public record ClientSettings(String name, HttpClientSettings baseline, @Nullable
 	public record Warmup(boolean enabled, Duration budget, boolean failOnError, @Nullable Rehearsal rehearsal,
 			Duration keepWarmInterval, List<WarmupTarget> targets) {
 
+		/** The default {@code warmup.budget}. */
+		public static final Duration DEFAULT_BUDGET = Duration.ofSeconds(5);
+
 	}
 
 	/** What the warm-up's rehearsal covers for a client. */
