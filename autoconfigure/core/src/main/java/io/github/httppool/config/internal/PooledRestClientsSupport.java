@@ -37,8 +37,6 @@ public abstract class PooledRestClientsSupport<B> {
 
 	private final Map<String, PooledRequestFactories> requestFactories = new ConcurrentHashMap<>();
 
-	private final Map<String, ClientHttpRequestFactoryBuilder<?>> requestFactoryBuilders = new ConcurrentHashMap<>();
-
 	protected PooledRestClientsSupport(HttpPoolSettings clients, HttpPools pools, HttpPoolFactory factory,
 			Supplier<List<Consumer<RestClient.Builder>>> restClientCustomizers,
 			Function<PooledRequestFactories, ClientHttpRequestFactoryBuilder<?>> requestFactoryBuilder,
@@ -57,8 +55,7 @@ public abstract class PooledRestClientsSupport<B> {
 	 * @return the request factory builder
 	 */
 	public ClientHttpRequestFactoryBuilder<?> requestFactoryBuilder(String client) {
-		return this.requestFactoryBuilders.computeIfAbsent(client,
-				(name) -> this.requestFactoryBuilder.apply(requestFactories(name)));
+		return this.requestFactoryBuilder.apply(requestFactories(client));
 	}
 
 	private PooledRequestFactories requestFactories(String client) {
