@@ -1,6 +1,7 @@
 package io.github.httppool.config.internal;
 
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -39,14 +40,11 @@ public record SpringBootBuilderCustomizations(
 	/** Return the customizers by bean name (by class name for one that is no bean), in order. */
 	public static <C> Map<String, C> byBeanName(Stream<? extends C> ordered, ListableBeanFactory beanFactory,
 			Class<C> customizerType) {
-		Map<String, C> beans = beanFactory.getBeansOfType(customizerType);
+		Map<Object, String> names = new IdentityHashMap<>();
+		beanFactory.getBeansOfType(customizerType).forEach((name, bean) -> names.putIfAbsent(bean, name));
 		Map<String, C> byName = new LinkedHashMap<>();
-		ordered.forEach((customizer) -> byName.put(beans.entrySet()
-			.stream()
-			.filter((bean) -> bean.getValue() == customizer)
-			.map(Map.Entry::getKey)
-			.findFirst()
-			.orElse(customizer.getClass().getName()), customizer));
+		ordered.forEach((customizer) -> byName.put(names.getOrDefault(customizer, customizer.getClass().getName()),
+				customizer));
 		return byName;
 	}
 
