@@ -46,7 +46,7 @@ public final class HttpPoolAdvisorAutoConfiguration {
 		return new PoolAdvisors(httpPools, settings, (pool) -> {
 			String clientName = pool.name().split(":", 2)[0];
 			ClientSettings client = clients.names().contains(clientName) ? clients.client(clientName) : null;
-			String prefix = (client != null) ? client.propertyPrefix() : HttpPoolSettings.prefix(clientName);
+			String prefix = HttpPoolSettings.prefix(clientName);
 			return new PoolAdvisor(pool, settings, server,
 					(route) -> (client != null) ? client.maxConnectionsProperty(route.getTargetHost())
 							: prefix + "max-per-route",
