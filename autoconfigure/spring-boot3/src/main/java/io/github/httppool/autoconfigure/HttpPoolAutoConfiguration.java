@@ -1,9 +1,7 @@
 package io.github.httppool.autoconfigure;
 
-import java.util.List;
 import java.util.function.Consumer;
 import java.util.function.Function;
-import java.util.function.Supplier;
 
 import io.github.httppool.config.HttpPoolConnectionManagerCustomizer;
 import io.github.httppool.config.HttpPoolHttpClientCustomizer;
@@ -123,10 +121,7 @@ public final class HttpPoolAutoConfiguration {
 			ObjectProvider<RestClientCustomizer> restClientCustomizers,
 			ObjectProvider<RestTemplateBuilderConfigurer> restTemplateBuilderConfigurer,
 			ObjectProvider<RestTemplateCustomizer> restTemplateCustomizers) {
-		Supplier<List<Consumer<RestClient.Builder>>> customizers = () -> restClientCustomizers.orderedStream()
-			.map((customizer) -> (Consumer<RestClient.Builder>) customizer::customize)
-			.toList();
-		return new PooledRestClients(httpPoolSettings, httpPools, this.factory, customizers, this.settings,
+		return new PooledRestClients(httpPoolSettings, httpPools, this.factory, restClientCustomizers, this.settings,
 				restTemplateBuilderConfigurer, restTemplateCustomizers);
 	}
 

@@ -3,7 +3,6 @@ package io.github.httppool.autoconfigure;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
-import java.util.function.Supplier;
 
 import io.github.httppool.config.internal.HttpPoolFactory;
 import io.github.httppool.config.internal.HttpPoolSettings;
@@ -44,11 +43,12 @@ public final class PooledRestClients extends PooledRestClientsSupport<RestTempla
 	private final ObjectProvider<RestTemplateCustomizer> restTemplateCustomizers;
 
 	PooledRestClients(HttpPoolSettings clients, HttpPools pools, HttpPoolFactory factory,
-			Supplier<List<Consumer<RestClient.Builder>>> restClientCustomizers,
+			ObjectProvider<RestClientCustomizer> restClientCustomizers,
 			ObjectProvider<RestTemplateBuilderConfigurer> restTemplateBuilderConfigurer,
 			ObjectProvider<RestTemplateCustomizer> restTemplateCustomizers) {
-		super(clients, pools, factory, restClientCustomizers, PooledClientHttpRequestFactoryBuilder::new,
-				RestTemplateBuilder::build);
+		super(clients, pools, factory, () -> restClientCustomizers.orderedStream()
+			.<Consumer<RestClient.Builder>>map((customizer) -> customizer::customize)
+			.toList(), PooledClientHttpRequestFactoryBuilder::new, RestTemplateBuilder::build);
 		this.restTemplateBuilderConfigurer = restTemplateBuilderConfigurer;
 		this.restTemplateCustomizers = restTemplateCustomizers;
 	}
