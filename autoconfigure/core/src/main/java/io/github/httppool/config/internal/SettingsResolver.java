@@ -302,7 +302,8 @@ final class SettingsResolver {
 	}
 
 	/** Return new properties with every value set, from {@code own}, then {@code inherited}, then the defaults. */
-	private static HttpPoolClientProperties merge(HttpPoolClientProperties own, @Nullable HttpPoolClientProperties inherited) {
+	private static HttpPoolClientProperties merge(HttpPoolClientProperties own,
+			@Nullable HttpPoolClientProperties inherited) {
 		List<HttpPoolClientProperties> layers = (inherited != null) ? List.of(own, inherited, DEFAULTS)
 				: List.of(own, DEFAULTS);
 		HttpPoolClientProperties merged = new HttpPoolClientProperties();
