@@ -213,11 +213,7 @@ public final class ClientPathBenchmark {
 				+ samples.keySet().iterator().next() + ":");
 		samples.forEach((name, list) -> {
 			if (list != reference) {
-				double[] ratios = new double[rounds];
-				for (int r = 0; r < rounds; r++) {
-					int index = list.size() - rounds + r;
-					ratios[r] = list.get(index).cpuMicros() / reference.get(index).cpuMicros();
-				}
+				double[] ratios = ratios(list, reference, list.size() - rounds, Sample::cpuMicros);
 				line.append(String.format(Locale.ROOT, "  %s %s;", name, spread(ratios, "%.3f")));
 			}
 		});
@@ -335,12 +331,8 @@ public final class ClientPathBenchmark {
 				"process CPU us/call", "bytes/call", "calls/s", "CPU vs " + first, "bytes vs " + first,
 				"new conns in window");
 		samples.forEach((name, list) -> {
-			double[] cpuRatios = new double[list.size()];
-			double[] byteRatios = new double[list.size()];
-			for (int r = 0; r < list.size(); r++) {
-				cpuRatios[r] = list.get(r).cpuMicros() / reference.get(r).cpuMicros();
-				byteRatios[r] = list.get(r).bytes() / reference.get(r).bytes();
-			}
+			double[] cpuRatios = ratios(list, reference, 0, Sample::cpuMicros);
+			double[] byteRatios = ratios(list, reference, 0, Sample::bytes);
 			System.out.printf(Locale.ROOT, "%-20s %-24s %-24s %-22s %-24s %-24s %s%n", name,
 					spread(values(list, Sample::cpuMicros), "%.1f"), spread(values(list, Sample::bytes), "%.0f"),
 					spread(values(list, Sample::callsPerSecond), "%.0f"), spread(cpuRatios, "%.3f"),
@@ -352,6 +344,16 @@ public final class ClientPathBenchmark {
 						+ " bytes allocated; ratios are the variant's over %s's in the same round. The upstream"
 						+ " accepted %d connections and served %d requests in all.%n",
 				first, connections, requests);
+	}
+
+	/** The variant's value over the reference's in each round from {@code from} on. */
+	private static double[] ratios(List<Sample> list, List<Sample> reference, int from,
+			ToDoubleFunction<Sample> value) {
+		double[] ratios = new double[list.size() - from];
+		for (int r = from; r < list.size(); r++) {
+			ratios[r - from] = value.applyAsDouble(list.get(r)) / value.applyAsDouble(reference.get(r));
+		}
+		return ratios;
 	}
 
 	private static double[] values(List<Sample> samples, ToDoubleFunction<Sample> value) {
