@@ -56,6 +56,11 @@ final class MonitoredConnection implements ManagedHttpClientConnection, Identifi
 
 	private volatile @Nullable Socket tlsBaseSocket;
 
+	/** The connected socket's stream and, under TLS, the plain socket's, taken once per binding. */
+	private volatile @Nullable InputStream socketInput;
+
+	private volatile @Nullable InputStream tlsBaseInput;
+
 	private long connectStartNanos = -1;
 
 	/** The socket timeout HttpClient's {@code activate()} would set at the next lease; -1 if unknown. */
@@ -167,6 +172,7 @@ final class MonitoredConnection implements ManagedHttpClientConnection, Identifi
 
 	/** HttpClient may set the socket's timeout after binding it, so it is unknown until set here. */
 	private void bound(Socket socket) throws IOException {
+		this.socketInput = null;
 		this.restoreTimeoutMillis = ActivateProbe.KNOWN ? socket.getSoTimeout() : -1;
 		this.timeoutMillis = -1;
 	}
@@ -275,19 +281,25 @@ final class MonitoredConnection implements ManagedHttpClientConnection, Identifi
 		if (hasBufferedInput()) {
 			return true;
 		}
-		SessionInputBuffer buffer = this.inputBuffer.buffer;
 		try {
 			Socket socket = this.delegate.getSocket();
 			if (socket == null || socket.isClosed()) {
 				return false;
 			}
-			if (socket.getInputStream().available() > 0) {
+			InputStream input = this.socketInput;
+			if (input == null) {
+				Socket tlsBaseSocket = this.tlsBaseSocket;
+				this.tlsBaseInput = (tlsBaseSocket != null && tlsBaseSocket != socket)
+						? tlsBaseSocket.getInputStream() : null;
+				input = socket.getInputStream();
+				this.socketInput = input;
+			}
+			if (input.available() > 0 || socket.isInputShutdown()) {
 				return true;
 			}
 			// before its first response, TLS may hold the server's session tickets: not a response
-			Socket tlsBaseSocket = this.tlsBaseSocket;
-			return tlsBaseSocket != null && tlsBaseSocket != socket && buffer != null
-					&& tlsBaseSocket.getInputStream().available() > 0;
+			InputStream tlsBaseInput = this.tlsBaseInput;
+			return tlsBaseInput != null && this.inputBuffer.buffer != null && tlsBaseInput.available() > 0;
 		}
 		catch (IOException ex) {
 			return true;
