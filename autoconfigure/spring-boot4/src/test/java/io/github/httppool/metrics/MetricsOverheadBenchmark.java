@@ -90,8 +90,8 @@ public final class MetricsOverheadBenchmark {
 							HttpPool poolOn = on.getBean(HttpPools.class).get("default");
 							HttpPool poolOff = off.getBean(HttpPools.class).get("default");
 							Map<String, HttpClientConnectionManager> managers = new LinkedHashMap<>();
-							managers.put("metrics on", new MonitoredConnectionManager(ManagedPool.of(poolOn).monitor(), poolOn.connectionManager(), (r) -> TimeValue.NEG_ONE_MILLISECOND, null));
-							managers.put("metrics off", new MonitoredConnectionManager(ManagedPool.of(poolOff).monitor(), poolOff.connectionManager(), (r) -> TimeValue.NEG_ONE_MILLISECOND, null));
+							managers.put("metrics on", new MonitoredConnectionManager(ManagedPool.of(poolOn).monitor(), poolOn.connectionManager(), null, null));
+							managers.put("metrics off", new MonitoredConnectionManager(ManagedPool.of(poolOff).monitor(), poolOff.connectionManager(), null, null));
 							managers.put("no monitor", poolOff.connectionManager());
 							managers.put("bare pool", bareManager);
 							leaseOnly(managers, route);

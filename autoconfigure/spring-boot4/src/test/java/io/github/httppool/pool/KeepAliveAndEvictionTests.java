@@ -4,10 +4,17 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
+import io.github.httppool.autoconfigure.HttpPoolAutoConfiguration;
+import io.github.httppool.config.HttpPoolConnectionManagerCustomizer;
+import io.github.httppool.pool.internal.CloseReason;
+import io.github.httppool.pool.internal.ManagedPool;
+import io.github.httppool.pool.internal.PoolMonitor;
 import io.github.httppool.testsupport.LoopbackHttpServer;
+import org.apache.hc.client5.http.impl.io.ManagedHttpClientConnectionFactory;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import org.springframework.context.ApplicationContext;
 import org.springframework.web.client.ResourceAccessException;
 import org.springframework.web.client.RestClient;
 
@@ -131,6 +138,60 @@ class KeepAliveAndEvictionTests {
 				assertThat(catchThrowable(() -> get(client, "/stale")))
 					.isInstanceOf(ResourceAccessException.class);
 			});
+	}
+
+	@Test
+	void aConnectionIdleLongerThanValidateAfterInactivityIsCheckedBeforeReuse() {
+		this.server.idleTimeout(Duration.ofMillis(200));
+		PoolTestSupport.contextRunner()
+			.withPropertyValues("http.pool.eviction.enabled=false", "http.pool.validate-after-inactivity=100ms",
+					"http.pool.retry.max-retries=0")
+			.run((context) -> {
+				RestClient client = context.getBean(RestClient.class);
+				get(client, "/first");
+				this.server.awaitClosedByServer(1, AWAIT);
+				assertThat(get(client, "/checked")).contains("/checked");
+				assertThat(this.server.acceptedConnections()).isEqualTo(2);
+				assertThat(monitor(context).closedConnections()).containsEntry(CloseReason.STALE, 1L);
+			});
+	}
+
+	@Test
+	void theEvictorClosesAConnectionIdlePastItsTimeToLive() {
+		PoolTestSupport.contextRunner()
+			.withPropertyValues("http.pool.time-to-live=400ms", "http.pool.eviction.interval=100ms")
+			.run((context) -> {
+				RestClient client = context.getBean(RestClient.class);
+				long start = System.nanoTime();
+				get(client, "/first");
+				this.server.awaitClosedByClient(1, AWAIT);
+				assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(Duration.ofMillis(380));
+				assertThat(monitor(context).closedConnections()).containsEntry(CloseReason.TTL, 1L);
+				assertThat(get(client, "/second")).contains("/second");
+				assertThat(this.server.acceptedConnections()).isEqualTo(2);
+			});
+	}
+
+	@Test
+	void withAConnectionFactoryOfTheApplicationHttpClientStillEndsEachConnectionsLife() {
+		PoolTestSupport.contextRunner()
+			.withBean(HttpPoolConnectionManagerCustomizer.class,
+					() -> (name, builder) -> builder.setConnectionFactory(ManagedHttpClientConnectionFactory.INSTANCE))
+			.withPropertyValues("http.pool.time-to-live=300ms", "http.pool.eviction.enabled=false")
+			.run((context) -> {
+				RestClient client = context.getBean(RestClient.class);
+				get(client, "/first");
+				get(client, "/reused");
+				Thread.sleep(400);
+				get(client, "/renewed");
+				assertThat(this.server.requestsPerConnection()).containsExactly(2, 1);
+				assertThat(monitor(context).createdConnections()).as("not monitored").isZero();
+			});
+	}
+
+	private static PoolMonitor monitor(ApplicationContext context) {
+		return ManagedPool.of(context.getBean(HttpPools.class).get(HttpPoolAutoConfiguration.DEFAULT_CLIENT))
+			.monitor();
 	}
 
 	private String get(RestClient client, String path) {

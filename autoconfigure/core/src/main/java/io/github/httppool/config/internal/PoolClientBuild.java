@@ -214,7 +214,7 @@ public final class PoolClientBuild {
 
 	private void configure(PoolingHttpClientConnectionManagerBuilder builder) {
 		RouteConnectionConfigResolver connectionConfigs = new RouteConnectionConfigResolver(this.connectionConfig,
-				routeConnectionConfigs(this.client, this.connectionConfig));
+				routeConnectionConfigs(this.client, this.connectionConfig), this.monitor);
 		this.connectionConfigs = connectionConfigs;
 		builder.setMaxConnTotal(this.client.maxTotal())
 			.setMaxConnPerRoute(this.client.maxPerRoute())
@@ -246,16 +246,13 @@ public final class PoolClientBuild {
 	 */
 	private void configure(HttpClientBuilder builder, boolean applicationCustomizes) {
 		PoolingHttpClientConnectionManager pool = connectionManager();
-		RouteConnectionConfigResolver connectionConfigs = this.connectionConfigs;
 		ClientSettings client = this.client;
 		PendingLeaseLimiter limiter = client.limitsPendingLeases() ? new PendingLeaseLimiter(this.name, pool,
 				(route) -> client.maxPendingLeases(route.getTargetHost()),
 				(route) -> client.maxPendingLeasesProperty(route.getTargetHost()),
 				(route) -> client.maxConnectionsProperty(route.getTargetHost())) : null;
 		MonitoredConnectionManager manager = new MonitoredConnectionManager(this.monitor, pool,
-				(connectionConfigs != null) ? (route) -> connectionConfigs.resolve(route).getTimeToLive()
-						: (route) -> TimeValue.NEG_ONE_MILLISECOND,
-				limiter);
+				this.connectionConfigs, limiter);
 		builder.setConnectionManager(manager)
 			.setConnectionManagerShared(true)
 			.setKeepAliveStrategy(keepAliveStrategy())

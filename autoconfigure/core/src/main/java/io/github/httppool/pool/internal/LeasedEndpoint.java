@@ -129,11 +129,10 @@ final class LeasedEndpoint extends ConnectionEndpoint implements LeaseRequest {
 	/** Lease a connection, handing back (to be closed) those that must not serve this lease. */
 	private ConnectionEndpoint leaseReusable(Timeout timeout)
 			throws InterruptedException, ExecutionException, TimeoutException {
-		long timeToLiveNanos = this.manager.timeToLiveNanos(this.route);
 		while (true) {
 			ConnectionEndpoint endpoint = this.delegate.get(timeout);
 			MonitoredConnection connection = MonitoredConnection.of(endpoint);
-			if (connection == null || connection.leasable(timeToLiveNanos, this.forRetry)) {
+			if (connection == null || this.manager.leasable(connection, this.route, this.forRetry)) {
 				this.connection = connection;
 				return endpoint;
 			}
@@ -216,6 +215,7 @@ final class LeasedEndpoint extends ConnectionEndpoint implements LeaseRequest {
 		ConnectionEndpoint pooled = this.pooled;
 		MonitoredConnection current = (pooled != null) ? MonitoredConnection.of(pooled) : null;
 		if (current != null && current != this.connection) {
+			current.timeToLiveNanos = this.manager.timeToLiveNanos(this.route);
 			this.connection = current;
 			Lease lease = this.lease;
 			if (lease != null) {

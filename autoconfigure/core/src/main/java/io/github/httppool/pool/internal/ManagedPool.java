@@ -13,6 +13,7 @@ import org.apache.commons.logging.LogFactory;
 import org.apache.hc.client5.http.HttpRoute;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
+import org.apache.hc.client5.http.io.ConnectionEndpoint;
 import org.apache.hc.core5.io.CloseMode;
 import org.apache.hc.core5.pool.PoolStats;
 import org.apache.hc.core5.util.TimeValue;
@@ -20,7 +21,7 @@ import org.jspecify.annotations.Nullable;
 
 import org.springframework.util.Assert;
 
-/** The starter's {@link HttpPool}: the pool with its monitor, eviction and retirement. */
+/** The starter's {@link HttpPool}: the pool with its monitor, eviction and connection settings. */
 public final class ManagedPool implements HttpPool {
 
 	private static final Log logger = LogFactory.getLog(ManagedPool.class);
@@ -33,7 +34,7 @@ public final class ManagedPool implements HttpPool {
 
 	private final @Nullable Eviction eviction;
 
-	private final @Nullable RouteConnectionConfigResolver retirement;
+	private final @Nullable RouteConnectionConfigResolver connectionConfigs;
 
 	private final @Nullable PoolMonitor monitor;
 
@@ -41,9 +42,9 @@ public final class ManagedPool implements HttpPool {
 
 	private final Map<String, Object> details = new ConcurrentHashMap<>();
 
-	/** Create a pool; without eviction, retirement or monitor, it has none. */
+	/** Create a pool; without eviction, connection settings (for retirement) or monitor, it has none. */
 	public ManagedPool(String name, PoolingHttpClientConnectionManager connectionManager, CloseableHttpClient httpClient,
-			@Nullable Eviction eviction, @Nullable RouteConnectionConfigResolver retirement,
+			@Nullable Eviction eviction, @Nullable RouteConnectionConfigResolver connectionConfigs,
 			@Nullable PoolMonitor monitor, ServerKeepAlives serverKeepAlives) {
 		Assert.hasText(name, "'name' must not be empty");
 		Assert.notNull(connectionManager, "'connectionManager' must not be null");
@@ -52,7 +53,7 @@ public final class ManagedPool implements HttpPool {
 		this.connectionManager = connectionManager;
 		this.httpClient = httpClient;
 		this.eviction = eviction;
-		this.retirement = retirement;
+		this.connectionConfigs = connectionConfigs;
 		this.monitor = monitor;
 		this.serverKeepAlives = serverKeepAlives;
 	}
@@ -140,13 +141,20 @@ public final class ManagedPool implements HttpPool {
 		}
 	}
 
+	/** Return whether a connection leased outside a call (by the warm-up) may be kept, as a call's lease checks. */
+	public boolean keepsOpen(ConnectionEndpoint endpoint, HttpRoute route) {
+		MonitoredConnection connection = MonitoredConnection.of(endpoint);
+		RouteConnectionConfigResolver configs = this.connectionConfigs;
+		return connection == null || configs == null || configs.leasable(connection, route, false);
+	}
+
 	@Override
 	public void retireConnections() {
 		if (this.monitor != null) {
 			this.monitor.retiring();
 		}
-		if (this.retirement != null) {
-			this.retirement.retireNow();
+		if (this.connectionConfigs != null) {
+			this.connectionConfigs.retireNow();
 		}
 		if (!this.connectionManager.isClosed()) {
 			this.connectionManager.closeIdle(TimeValue.ZERO_MILLISECONDS);

@@ -6,6 +6,7 @@ import java.net.Socket;
 import java.net.SocketAddress;
 import java.util.Locale;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
 
 import javax.net.ssl.SSLSession;
 import javax.net.ssl.SSLSocket;
@@ -31,6 +32,7 @@ import org.apache.hc.core5.http.io.SessionInputBuffer;
 import org.apache.hc.core5.http.protocol.HttpContext;
 import org.apache.hc.core5.io.CloseMode;
 import org.apache.hc.core5.util.Identifiable;
+import org.apache.hc.core5.util.TimeValue;
 import org.apache.hc.core5.util.Timeout;
 import org.jspecify.annotations.Nullable;
 
@@ -225,13 +227,20 @@ final class MonitoredConnection implements ManagedHttpClientConnection, Identifi
 		}
 	}
 
-	/** Return whether the connection may serve a lease, else keep why it must close. */
-	boolean leasable(long timeToLiveNanos, boolean forRetry) {
+	/**
+	 * Return whether the connection may serve a lease, else keep why it must close.
+	 * @param timeToLiveNanos the route's time to live, -1 for none
+	 * @param validateAfterInactivityNanos the idle time after which the connection is checked, -1 for never
+	 * @param forRetry whether the lease is for a retry, which takes a new connection
+	 */
+	boolean leasable(long timeToLiveNanos, long validateAfterInactivityNanos, boolean forRetry) {
 		this.timeToLiveNanos = timeToLiveNanos;
 		CloseReason discard = this.discardReason;
 		if (discard == null && this.established) {
+			long now = System.nanoTime();
 			discard = hasUnreadInput() ? CloseReason.UNREAD_INPUT
-					: outlived(timeToLiveNanos) ? CloseReason.TTL : isSuspect(forRetry) ? CloseReason.STALE : null;
+					: (lifetimeLeftNanos(now) < 0) ? CloseReason.TTL
+							: isSuspect(now, validateAfterInactivityNanos, forRetry) ? CloseReason.STALE : null;
 		}
 		if (discard == null) {
 			return true;
@@ -240,13 +249,16 @@ final class MonitoredConnection implements ManagedHttpClientConnection, Identifi
 		return false;
 	}
 
-	/** A retry takes a new connection; others check one idle when its host failed that way. */
-	private boolean isSuspect(boolean forRetry) {
+	/** A retry takes a new connection; others are checked when idle long enough, or idle when their host failed. */
+	private boolean isSuspect(long nowNanos, long validateAfterInactivityNanos, boolean forRetry) {
 		if (forRetry) {
 			return true;
 		}
+		boolean check = validateAfterInactivityNanos >= 0
+				&& nowNanos - this.idleSinceNanos >= validateAfterInactivityNanos;
 		AddressBalancer.Address address = this.address;
-		if (address == null || !address.host.suspect || this.idleSinceNanos - address.host.suspectSinceNanos > 0) {
+		if (!check && (address == null || !address.host.suspect
+				|| this.idleSinceNanos - address.host.suspectSinceNanos > 0)) {
 			return false;
 		}
 		try {
@@ -255,6 +267,30 @@ final class MonitoredConnection implements ManagedHttpClientConnection, Identifi
 		catch (IOException ex) {
 			return true;
 		}
+	}
+
+	/**
+	 * Record the keep-alive HttpClient grants at a release, and return it ended with the connection's lifetime,
+	 * so that the pool's expiry closes a connection that outlives its time to live while idle.
+	 */
+	@Nullable TimeValue keepAliveAtRelease(@Nullable TimeValue keepAlive) {
+		long keepAliveNanos = (keepAlive != null && keepAlive.getDuration() > 0)
+				? keepAlive.getTimeUnit().toNanos(keepAlive.getDuration()) : -1;
+		this.keepAliveNanos = keepAliveNanos;
+		long lifetimeLeft = lifetimeLeftNanos(System.nanoTime());
+		if (lifetimeLeft == Long.MAX_VALUE || (keepAliveNanos >= 0 && keepAliveNanos <= lifetimeLeft)) {
+			return keepAlive;
+		}
+		return TimeValue.ofMilliseconds(Math.max(1, TimeUnit.NANOSECONDS.toMillis(lifetimeLeft) + 1));
+	}
+
+	/** Return how long the connection may still serve, by its share of the time to live; negative once past. */
+	long lifetimeLeftNanos(long nowNanos) {
+		long timeToLive = this.timeToLiveNanos;
+		if (timeToLive < 0) {
+			return Long.MAX_VALUE;
+		}
+		return (long) (timeToLive * this.lifetimeShare) - (nowNanos - this.connectedAtNanos) - 1;
 	}
 
 	/** Stop reusing this connection (closed now if idle); return whether it was not retiring yet. */
@@ -269,11 +305,6 @@ final class MonitoredConnection implements ManagedHttpClientConnection, Identifi
 			close(CloseMode.GRACEFUL);
 		}
 		return true;
-	}
-
-	private boolean outlived(long timeToLiveNanos) {
-		return timeToLiveNanos > 0
-				&& System.nanoTime() - this.connectedAtNanos >= (long) (timeToLiveNanos * this.lifetimeShare);
 	}
 
 	/** Return, without blocking, whether bytes wait in HttpClient's buffer, the TLS layer or the socket. */

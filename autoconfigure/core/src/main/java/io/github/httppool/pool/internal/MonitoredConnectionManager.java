@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
-import java.util.function.Function;
 
 import io.github.httppool.pool.HttpPoolExhaustedException;
 import org.apache.hc.client5.http.HttpRoute;
@@ -40,16 +39,16 @@ public final class MonitoredConnectionManager implements HttpClientConnectionMan
 
 	final PoolingHttpClientConnectionManager pool;
 
-	private final Function<HttpRoute, TimeValue> timeToLive;
+	private final @Nullable RouteConnectionConfigResolver connectionConfigs;
 
 	private final @Nullable PendingLeaseLimiter limiter;
 
-	/** Create a manager; a route's time to live is negative for none, the limiter optional. */
+	/** Create a manager; without the pool's connection settings, no lifetime or check after inactivity. */
 	public MonitoredConnectionManager(PoolMonitor monitor, PoolingHttpClientConnectionManager pool,
-			Function<HttpRoute, TimeValue> timeToLive, @Nullable PendingLeaseLimiter limiter) {
+			@Nullable RouteConnectionConfigResolver connectionConfigs, @Nullable PendingLeaseLimiter limiter) {
 		this.monitor = monitor;
 		this.pool = pool;
-		this.timeToLive = timeToLive;
+		this.connectionConfigs = connectionConfigs;
 		this.limiter = limiter;
 		if (limiter != null) {
 			monitor.addListener(limiter);
@@ -88,9 +87,17 @@ public final class MonitoredConnectionManager implements HttpClientConnectionMan
 		};
 	}
 
+	/** Return whether a pooled connection may serve a lease on its route, with the route's settings. */
+	boolean leasable(MonitoredConnection connection, HttpRoute route, boolean forRetry) {
+		RouteConnectionConfigResolver configs = this.connectionConfigs;
+		return (configs != null) ? configs.leasable(connection, route, forRetry)
+				: connection.leasable(-1, -1, forRetry);
+	}
+
+	/** Return the time to live of a route's connections, -1 for none. */
 	long timeToLiveNanos(HttpRoute route) {
-		TimeValue value = this.timeToLive.apply(route);
-		return (value != null && value.getDuration() > 0) ? value.getTimeUnit().toNanos(value.getDuration()) : -1;
+		RouteConnectionConfigResolver configs = this.connectionConfigs;
+		return (configs != null) ? configs.timeToLiveNanos(route) : -1;
 	}
 
 	@Override
@@ -149,11 +156,11 @@ public final class MonitoredConnectionManager implements HttpClientConnectionMan
 		else {
 			connection = MonitoredConnection.of(endpoint);
 		}
+		TimeValue kept = keepAlive;
 		if (connection != null) {
-			connection.keepAliveNanos = (keepAlive != null && keepAlive.getDuration() > 0)
-					? keepAlive.getTimeUnit().toNanos(keepAlive.getDuration()) : -1;
+			kept = connection.keepAliveAtRelease(keepAlive);
 		}
-		this.pool.release(pooled, (state != RETRY) ? state : null, keepAlive);
+		this.pool.release(pooled, (state != RETRY) ? state : null, kept);
 	}
 
 	@Override

@@ -73,6 +73,9 @@ public final class PoolMonitor {
 
 	final boolean tracksLeases;
 
+	/** Whether the pool's connections come from {@link #connectionFactory()}: one has been established. */
+	volatile boolean monitorsConnections;
+
 	final @Nullable ReferenceQueue<LeasedEndpoint> unreachable;
 
 	private volatile long retireMarkNanos;
@@ -332,6 +335,9 @@ public final class PoolMonitor {
 	}
 
 	void connectionCreated(long connectNanos) {
+		if (!this.monitorsConnections) {
+			this.monitorsConnections = true;
+		}
 		this.created.increment();
 		for (PoolListener listener : this.listeners) {
 			listener.connectionCreated(connectNanos);
@@ -393,9 +399,9 @@ public final class PoolMonitor {
 		if (connection.keepAliveNanos >= 0 && idleNanos >= connection.keepAliveNanos) {
 			return CloseReason.EXPIRED;
 		}
-		// the pool checks a connection's route time to live when it leases it
+		// its keep-alive ended with its lifetime
 		if ((ttl != null && age >= ttl.toNanos())
-				|| (connection.timeToLiveNanos > 0 && age >= connection.timeToLiveNanos)) {
+				|| connection.lifetimeLeftNanos(nowNanos + CLOCK_TOLERANCE_NANOS) < 0) {
 			return CloseReason.TTL;
 		}
 		return CloseReason.DISPLACED;

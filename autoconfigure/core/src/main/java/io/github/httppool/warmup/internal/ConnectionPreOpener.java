@@ -15,6 +15,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BiPredicate;
 import java.util.function.LongFunction;
 
 import io.github.httppool.pool.internal.ServerKeepAlives;
@@ -51,9 +52,13 @@ final class ConnectionPreOpener {
 
 	private final Map<HttpRoute, Long> renewedAt = new ConcurrentHashMap<>();
 
-	ConnectionPreOpener(PoolingHttpClientConnectionManager connectionManager, HttpRoutePlanner routePlanner) {
+	private final BiPredicate<ConnectionEndpoint, HttpRoute> keepsOpen;
+
+	ConnectionPreOpener(PoolingHttpClientConnectionManager connectionManager, HttpRoutePlanner routePlanner,
+			BiPredicate<ConnectionEndpoint, HttpRoute> keepsOpen) {
 		this.connectionManager = connectionManager;
 		this.routePlanner = routePlanner;
+		this.keepsOpen = keepsOpen;
 	}
 
 	HttpRoute route(URI url) throws HttpException {
@@ -98,7 +103,7 @@ final class ConnectionPreOpener {
 		List<CompletableFuture<@Nullable Throwable>> connects = new ArrayList<>();
 		AtomicLong lastConnect = new AtomicLong(start);
 		for (ConnectionEndpoint endpoint : endpoints) {
-			if (endpoint.isConnected() && !replaceOpen) {
+			if (endpoint.isConnected() && !replaceOpen && this.keepsOpen.test(endpoint, route)) {
 				release(endpoint, keepAliveValue);
 				continue;
 			}

@@ -20,6 +20,7 @@ import java.util.function.LongFunction;
 import java.util.function.Supplier;
 
 import io.github.httppool.pool.HttpPool;
+import io.github.httppool.pool.internal.ManagedPool;
 import io.github.httppool.warmup.HttpPoolWarmer;
 import io.github.httppool.warmup.WarmupFailedException;
 import io.github.httppool.warmup.WarmupOutcome;
@@ -225,8 +226,8 @@ public final class WarmupRunner implements HttpPoolWarmer {
 
 		public PoolWarmup(HttpPool pool, HttpRoutePlanner routePlanner, List<WarmupTarget> targets, boolean failOnError,
 				Duration keepWarmInterval, String propertyPrefix, Supplier<RestClient.Builder> restClient) {
-			this(pool, new ConnectionPreOpener(pool.connectionManager(), routePlanner), List.copyOf(targets),
-					failOnError, keepWarmInterval, propertyPrefix, restClient);
+			this(pool, new ConnectionPreOpener(pool.connectionManager(), routePlanner, ManagedPool.of(pool)::keepsOpen),
+					List.copyOf(targets), failOnError, keepWarmInterval, propertyPrefix, restClient);
 		}
 
 	}

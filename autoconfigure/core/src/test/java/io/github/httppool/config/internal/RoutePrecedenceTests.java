@@ -61,7 +61,7 @@ class RoutePrecedenceTests {
 		ClientSettings client = ClientSettings.resolve("default", properties, SpringBootHttpClientFeatures.defaults());
 		ConnectionConfig defaults = PoolClientBuild.connectionConfig(client);
 		ConnectionConfig config = new RouteConnectionConfigResolver(defaults,
-				PoolClientBuild.routeConnectionConfigs(client, defaults))
+				PoolClientBuild.routeConnectionConfigs(client, defaults), null)
 			.resolve(ROUTE);
 		assertThat(client.maxConnections(TARGET)).isEqualTo(5);
 		assertThat(client.maxPendingLeases(TARGET)).isEqualTo(8);

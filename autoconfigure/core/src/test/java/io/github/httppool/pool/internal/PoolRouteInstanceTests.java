@@ -28,8 +28,7 @@ class PoolRouteInstanceTests {
 	@Test
 	void leasesOfEqualRoutesShareTheFirstRouteInstance() throws Exception {
 		try (PoolingHttpClientConnectionManager pool = PoolingHttpClientConnectionManagerBuilder.create().build()) {
-			MonitoredConnectionManager manager = new MonitoredConnectionManager(this.monitor, pool,
-					(route) -> TimeValue.NEG_ONE_MILLISECOND, null);
+			MonitoredConnectionManager manager = new MonitoredConnectionManager(this.monitor, pool, null, null);
 			List<HttpRoute> reported = new CopyOnWriteArrayList<>();
 			this.monitor.addListener(new PoolListener() {
 

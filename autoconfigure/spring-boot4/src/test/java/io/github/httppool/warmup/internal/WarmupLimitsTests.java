@@ -115,7 +115,8 @@ class WarmupLimitsTests {
 	void aRouteThroughAProxyIsNotPreOpened() {
 		this.manager = manager(10, 10);
 		ConnectionPreOpener preOpener = new ConnectionPreOpener(this.manager,
-				new DefaultProxyRoutePlanner(new HttpHost("http", "127.0.0.1", this.second.port())));
+				new DefaultProxyRoutePlanner(new HttpHost("http", "127.0.0.1", this.second.port())),
+				(endpoint, route) -> true);
 		ConnectionPreOpener.Result result = open(preOpener, target(this.first, 1));
 		assertThat(result.skipped()).contains("go through the proxy 127.0.0.1:" + this.second.port());
 		assertThat(this.second.acceptedConnections()).isZero();
@@ -130,7 +131,8 @@ class WarmupLimitsTests {
 	}
 
 	private ConnectionPreOpener preOpener() {
-		return new ConnectionPreOpener(this.manager, new DefaultRoutePlanner(DefaultSchemePortResolver.INSTANCE));
+		return new ConnectionPreOpener(this.manager, new DefaultRoutePlanner(DefaultSchemePortResolver.INSTANCE),
+				(endpoint, route) -> true);
 	}
 
 	private static ConnectionPreOpener.Result open(ConnectionPreOpener preOpener, WarmupTarget target) {
