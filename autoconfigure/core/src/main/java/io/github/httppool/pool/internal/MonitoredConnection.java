@@ -278,7 +278,8 @@ final class MonitoredConnection implements ManagedHttpClientConnection, Identifi
 				? keepAlive.getTimeUnit().toNanos(keepAlive.getDuration()) : -1;
 		this.keepAliveNanos = keepAliveNanos;
 		long lifetimeLeft = lifetimeLeftNanos(System.nanoTime());
-		if (lifetimeLeft == Long.MAX_VALUE || (keepAliveNanos >= 0 && keepAliveNanos <= lifetimeLeft)) {
+		if (lifetimeLeft == Long.MAX_VALUE || (keepAlive != null && keepAlive.getDuration() >= 0
+				&& keepAlive.getTimeUnit().toNanos(keepAlive.getDuration()) <= lifetimeLeft)) {
 			return keepAlive;
 		}
 		return TimeValue.ofMilliseconds(Math.max(1, TimeUnit.NANOSECONDS.toMillis(lifetimeLeft) + 1));
