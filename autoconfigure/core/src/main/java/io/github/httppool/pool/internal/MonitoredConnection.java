@@ -274,12 +274,12 @@ final class MonitoredConnection implements ManagedHttpClientConnection, Identifi
 	 * so that the pool's expiry closes a connection that outlives its time to live while idle.
 	 */
 	@Nullable TimeValue keepAliveAtRelease(@Nullable TimeValue keepAlive) {
-		long keepAliveNanos = (keepAlive != null && keepAlive.getDuration() > 0)
+		// negative: kept until closed
+		long granted = (keepAlive != null && keepAlive.getDuration() >= 0)
 				? keepAlive.getTimeUnit().toNanos(keepAlive.getDuration()) : -1;
-		this.keepAliveNanos = keepAliveNanos;
+		this.keepAliveNanos = (granted > 0) ? granted : -1;
 		long lifetimeLeft = lifetimeLeftNanos(System.nanoTime());
-		if (lifetimeLeft == Long.MAX_VALUE || (keepAlive != null && keepAlive.getDuration() >= 0
-				&& keepAlive.getTimeUnit().toNanos(keepAlive.getDuration()) <= lifetimeLeft)) {
+		if (lifetimeLeft == Long.MAX_VALUE || (granted >= 0 && granted <= lifetimeLeft)) {
 			return keepAlive;
 		}
 		return TimeValue.ofMilliseconds(Math.max(1, TimeUnit.NANOSECONDS.toMillis(lifetimeLeft) + 1));
