@@ -86,6 +86,7 @@ public final class HttpPoolAutoConfiguration {
 
 	private final HttpPoolFactory factory;
 
+	@SuppressWarnings("unchecked")
 	HttpPoolAutoConfiguration(HttpPoolProperties properties,
 			ObjectProvider<ClientHttpRequestFactorySettings> requestFactorySettings,
 			ObjectProvider<SslBundles> sslBundles,
@@ -97,17 +98,11 @@ public final class HttpPoolAutoConfiguration {
 		SpringBootBuilderCustomizations springBoot = SpringBootBuilderCustomizations.read(
 				SpringBootBuilderCustomizations.byBeanName(requestFactoryBuilderCustomizers.orderedStream(), beanFactory,
 						ClientHttpRequestFactoryBuilderCustomizer.class),
-				ClientHttpRequestFactoryBuilderCustomizer.class, HttpPoolAutoConfiguration::customize,
+				ClientHttpRequestFactoryBuilderCustomizer.class, (customizer, builder) -> customizer.customize(builder),
 				new HttpComponentsBuilderGeneration(), FACTORY_PROPERTY,
 				properties.isFailOnUnappliedCustomizers());
 		this.factory = HttpPoolFactory.create(PooledRestClients.httpClientSettings(this.settings),
 				sslBundles, springBoot, connectionManagerCustomizers, httpClientCustomizers, dnsResolver);
-	}
-
-	@SuppressWarnings({ "unchecked", "rawtypes" })
-	private static Object customize(ClientHttpRequestFactoryBuilderCustomizer customizer,
-			ClientHttpRequestFactoryBuilder<?> builder) {
-		return customizer.customize(builder);
 	}
 
 	@Bean

@@ -90,6 +90,7 @@ public final class HttpPoolAutoConfiguration {
 
 	private final HttpPoolFactory factory;
 
+	@SuppressWarnings("unchecked")
 	HttpPoolAutoConfiguration(HttpPoolProperties properties, ObjectProvider<HttpClientSettings> httpClientSettings,
 			ObjectProvider<SslBundles> sslBundles,
 			ObjectProvider<HttpPoolConnectionManagerCustomizer> connectionManagerCustomizers,
@@ -99,16 +100,10 @@ public final class HttpPoolAutoConfiguration {
 		SpringBootBuilderCustomizations springBoot = SpringBootBuilderCustomizations.read(
 				SpringBootBuilderCustomizations.byBeanName(requestFactoryBuilderCustomizers.orderedStream(), beanFactory,
 						ClientHttpRequestFactoryBuilderCustomizer.class),
-				ClientHttpRequestFactoryBuilderCustomizer.class, HttpPoolAutoConfiguration::customize,
+				ClientHttpRequestFactoryBuilderCustomizer.class, (customizer, builder) -> customizer.customize(builder),
 				new HttpComponentsBuilderGeneration(), FACTORY_PROPERTY, properties.isFailOnUnappliedCustomizers());
 		this.factory = HttpPoolFactory.create(httpClientSettings.getIfAvailable(HttpClientSettings::defaults),
 				sslBundles, springBoot, connectionManagerCustomizers, httpClientCustomizers, dnsResolver);
-	}
-
-	@SuppressWarnings({ "unchecked", "rawtypes" })
-	private static Object customize(ClientHttpRequestFactoryBuilderCustomizer customizer,
-			ClientHttpRequestFactoryBuilder<?> builder) {
-		return customizer.customize(builder);
 	}
 
 	@Bean

@@ -1,5 +1,5 @@
 /**
- * Auto-configuration of the pools' health contributor and actuator endpoint.
+ * Auto-configuration of the pools' actuator endpoint (each Spring Boot generation's module configures health).
  */
 @NullMarked
 package io.github.httppool.autoconfigure.actuate;

@@ -3,21 +3,21 @@ package io.github.httppool.config.internal;
 import io.github.httppool.config.InvalidHttpPoolPropertyException;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;
-import org.springframework.boot.diagnostics.FailureAnalyzer;
 
 /**
  * Reports the start-up failures of the starter's configuration without a stack trace.
  */
-class HttpPoolFailureAnalyzer implements FailureAnalyzer {
+class HttpPoolFailureAnalyzer extends AbstractFailureAnalyzer<InvalidHttpPoolPropertyException> {
 
 	@Override
 	public @Nullable FailureAnalysis analyze(Throwable failure) {
-		InvalidHttpPoolPropertyException invalidProperties = cause(failure, InvalidHttpPoolPropertyException.class);
+		FailureAnalysis invalidProperties = super.analyze(failure);
 		if (invalidProperties != null) {
-			return analyze(invalidProperties);
+			return invalidProperties;
 		}
-		UnsupportedRequestFactoryCustomizerException customizers = cause(failure,
+		UnsupportedRequestFactoryCustomizerException customizers = findCause(failure,
 				UnsupportedRequestFactoryCustomizerException.class);
 		if (customizers != null) {
 			String description = "The pooled HTTP client cannot apply these Spring Boot"
@@ -30,11 +30,12 @@ class HttpPoolFailureAnalyzer implements FailureAnalyzer {
 					+ " builder.";
 			return new FailureAnalysis(description, action, customizers);
 		}
-		UnsupportedSpringBootVersionException version = cause(failure, UnsupportedSpringBootVersionException.class);
+		UnsupportedSpringBootVersionException version = findCause(failure, UnsupportedSpringBootVersionException.class);
 		return (version != null) ? new FailureAnalysis(version.getMessage(), version.getAction(), version) : null;
 	}
 
-	private static FailureAnalysis analyze(InvalidHttpPoolPropertyException cause) {
+	@Override
+	protected FailureAnalysis analyze(Throwable rootFailure, InvalidHttpPoolPropertyException cause) {
 		StringBuilder description = new StringBuilder("Invalid configuration of the pooled HTTP client:\n");
 		for (InvalidHttpPoolPropertyException.Invalid invalid : cause.getInvalidProperties()) {
 			description.append("\n    Property: ").append(invalid.property());
@@ -45,15 +46,6 @@ class HttpPoolFailureAnalyzer implements FailureAnalyzer {
 			description.append("\n    Reason: ").append(invalid.reason()).append('\n');
 		}
 		return new FailureAnalysis(description.toString(), cause.getFix(), cause);
-	}
-
-	private static <E extends Throwable> @Nullable E cause(Throwable failure, Class<E> type) {
-		for (Throwable candidate = failure; candidate != null; candidate = candidate.getCause()) {
-			if (type.isInstance(candidate)) {
-				return type.cast(candidate);
-			}
-		}
-		return null;
 	}
 
 }

@@ -111,13 +111,7 @@ public abstract class PooledRestClientsSupport<B> {
 		return this.restTemplateFactory.apply(restTemplateBuilder(client));
 	}
 
-	/**
-	 * Return a new {@code RestTemplateBuilder} on the client's pool, with Spring Boot's
-	 * customizations, the client's base URL (as root URI) and default headers. Declare a
-	 * {@code @LoadBalanced RestTemplate} built from it to balance calls over the pool.
-	 * @param client the client name
-	 * @return a new builder
-	 */
+	/** Return a new {@code RestTemplateBuilder} on the client's pool; documented where each generation implements it. */
 	public abstract B restTemplateBuilder(String client);
 
 	protected ClientSettings client(String client) {

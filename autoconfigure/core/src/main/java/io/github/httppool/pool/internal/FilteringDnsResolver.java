@@ -1,10 +1,8 @@
 package io.github.httppool.pool.internal;
 
 import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
 import java.util.Arrays;
-import java.util.List;
 import java.util.function.Predicate;
 
 import org.apache.hc.client5.http.DnsResolver;
@@ -26,28 +24,15 @@ public final class FilteringDnsResolver implements DnsResolver {
 		InetAddress[] allowed = Arrays.stream(this.delegate.resolve(host))
 			.filter(this.filter)
 			.toArray(InetAddress[]::new);
-		return requireAny(host, allowed.length, allowed);
-	}
-
-	@Override
-	public List<InetSocketAddress> resolve(String host, int port) throws UnknownHostException {
-		List<InetSocketAddress> allowed = this.delegate.resolve(host, port)
-			.stream()
-			.filter((address) -> this.filter.test(address.getAddress()))
-			.toList();
-		return requireAny(host, allowed.size(), allowed);
+		if (allowed.length == 0) {
+			throw new UnknownHostException(host + ": every address is excluded by the configured InetAddressFilter");
+		}
+		return allowed;
 	}
 
 	@Override
 	public String resolveCanonicalHostname(String host) throws UnknownHostException {
 		return this.delegate.resolveCanonicalHostname(host);
-	}
-
-	private static <T> T requireAny(String host, int count, T addresses) throws UnknownHostException {
-		if (count == 0) {
-			throw new UnknownHostException(host + ": every address is excluded by the configured InetAddressFilter");
-		}
-		return addresses;
 	}
 
 }

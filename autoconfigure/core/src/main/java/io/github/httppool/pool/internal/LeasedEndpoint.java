@@ -162,13 +162,7 @@ final class LeasedEndpoint extends ConnectionEndpoint implements LeaseRequest {
 	@Override
 	public ClassicHttpResponse execute(String id, ClassicHttpRequest request, HttpRequestExecutor executor,
 			HttpContext context) throws IOException, HttpException {
-		ConnectionEndpoint pooled = leased(context);
-		try {
-			return received(pooled.execute(id, request, executor, context));
-		}
-		catch (IOException ex) {
-			throw failed(pooled, ex, context);
-		}
+		return execute(id, request, executor::execute, context);
 	}
 
 	@Override
@@ -278,11 +272,8 @@ final class LeasedEndpoint extends ConnectionEndpoint implements LeaseRequest {
 	}
 
 	@Override
-	public void close() throws IOException {
-		ConnectionEndpoint pooled = this.pooled;
-		if (pooled != null && !isEnded()) {
-			pooled.close();
-		}
+	public void close() {
+		close(CloseMode.GRACEFUL);
 	}
 
 	/** Reclaim the lease: drain its response if it all arrived, else close its connection. */

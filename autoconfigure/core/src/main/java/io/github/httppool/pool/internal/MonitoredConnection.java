@@ -113,14 +113,12 @@ final class MonitoredConnection implements ManagedHttpClientConnection, Identifi
 		this.inputBuffer = inputBuffer;
 	}
 
-	static MonitoredConnection create(PoolMonitor monitor, @Nullable SSLSocket sslSocket, @Nullable Socket socket)
-			throws IOException {
+	static MonitoredConnection create(PoolMonitor monitor, @Nullable Socket socket) throws IOException {
 		InputBufferProbe probe = new InputBufferProbe();
-		ManagedHttpClientConnectionFactory factory = ManagedHttpClientConnectionFactory.builder()
+		ManagedHttpClientConnection connection = ManagedHttpClientConnectionFactory.builder()
 			.responseParserFactory(probe)
-			.build();
-		ManagedHttpClientConnection connection = (sslSocket != null) ? factory.createConnection(sslSocket, socket)
-				: factory.createConnection(socket);
+			.build()
+			.createConnection(socket);
 		return new MonitoredConnection(monitor, connection, probe);
 	}
 

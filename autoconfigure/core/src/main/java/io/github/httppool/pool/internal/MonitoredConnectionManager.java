@@ -156,10 +156,7 @@ public final class MonitoredConnectionManager implements HttpClientConnectionMan
 		else {
 			connection = MonitoredConnection.of(endpoint);
 		}
-		TimeValue kept = keepAlive;
-		if (connection != null) {
-			kept = connection.keepAliveAtRelease(keepAlive);
-		}
+		TimeValue kept = (connection != null) ? connection.keepAliveAtRelease(keepAlive) : keepAlive;
 		this.pool.release(pooled, (state != RETRY) ? state : null, kept);
 	}
 
@@ -204,8 +201,7 @@ public final class MonitoredConnectionManager implements HttpClientConnectionMan
 
 	@Override
 	public void close() {
-		this.monitor.shutdown();
-		this.pool.close();
+		close(CloseMode.GRACEFUL);
 	}
 
 	@Override

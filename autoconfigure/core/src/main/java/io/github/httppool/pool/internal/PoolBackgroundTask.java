@@ -10,9 +10,6 @@ import org.springframework.context.SmartLifecycle;
 /** Background work for every pool on one daemon thread, stopped after the web server's shutdown. */
 public abstract class PoolBackgroundTask implements SmartLifecycle {
 
-	/** The lifecycle phase: started before and stopped after the web server and its graceful shutdown. */
-	public static final int PHASE = SmartLifecycle.DEFAULT_PHASE - 4096;
-
 	private final HttpPools pools;
 
 	private final DaemonScheduler scheduler;
@@ -51,9 +48,10 @@ public abstract class PoolBackgroundTask implements SmartLifecycle {
 		return this.scheduler.isRunning();
 	}
 
+	/** Started before and stopped after the web server and its graceful shutdown. */
 	@Override
 	public final int getPhase() {
-		return PHASE;
+		return SmartLifecycle.DEFAULT_PHASE - 4096;
 	}
 
 }

@@ -1,8 +1,6 @@
 package io.github.httppool.pool.internal;
 
-import java.io.IOException;
 import java.lang.ref.ReferenceQueue;
-import java.net.Socket;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Collections;
@@ -13,8 +11,6 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
-
-import javax.net.ssl.SSLSocket;
 
 import io.github.httppool.pool.HttpPoolExhaustedException;
 import org.apache.commons.logging.Log;
@@ -122,20 +118,7 @@ public final class PoolMonitor {
 
 	/** Return the factory of the pool's {@link MonitoredConnection monitored connections}. */
 	public HttpConnectionFactory<ManagedHttpClientConnection> connectionFactory() {
-		return new HttpConnectionFactory<>() {
-
-			@Override
-			public ManagedHttpClientConnection createConnection(@Nullable Socket socket) throws IOException {
-				return MonitoredConnection.create(PoolMonitor.this, null, socket);
-			}
-
-			@Override
-			public ManagedHttpClientConnection createConnection(@Nullable SSLSocket sslSocket, @Nullable Socket socket)
-					throws IOException {
-				return MonitoredConnection.create(PoolMonitor.this, sslSocket, socket);
-			}
-
-		};
+		return (socket) -> MonitoredConnection.create(this, socket);
 	}
 
 	public synchronized void addListener(PoolListener listener) {
