@@ -1,7 +1,6 @@
 package io.github.httppool.pool.internal;
 
 import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -60,13 +59,6 @@ public final class AddressBalancer implements DnsResolver {
 		return order(host, this.delegate.resolve(host)).stream()
 			.map((address) -> address.address)
 			.toArray(InetAddress[]::new);
-	}
-
-	@Override
-	public List<InetSocketAddress> resolve(String host, int port) throws UnknownHostException {
-		return order(host, this.delegate.resolve(host)).stream()
-			.map((address) -> new InetSocketAddress(address.address, port))
-			.toList();
 	}
 
 	@Override
