@@ -72,7 +72,7 @@ public final class ClientPathBenchmark {
 	static final String STARTER = "starter";
 
 	static final List<String> VARIANTS = List.of(STARTER, "hand-built", "hand-built-bare", "starter-unobserved",
-			"hand-built-template");
+			"hand-built-template", "starter-twin");
 
 	private static final ThreadLocal<byte[]> BUFFER = ThreadLocal.withInitial(() -> new byte[4096]);
 
@@ -85,7 +85,8 @@ public final class ClientPathBenchmark {
 			  --round-ms=N     the measured window of a turn, in milliseconds (default 1000)
 			  --ramp-ms=N      how long the callers run before the window opens, in milliseconds (default 300)
 			  --warmup-ms=N    each variant's warm-up turn before the rounds, in milliseconds (default 10000)
-			  --variants=LIST  of starter, hand-built, hand-built-bare, starter-unobserved, hand-built-template
+			  --variants=LIST  of starter, hand-built, hand-built-bare, starter-unobserved, hand-built-template,
+			                   starter-twin (the starter again: starter,starter-twin shows the benchmark's own spread)
 			                   (default starter,hand-built,hand-built-bare; ratios are to the first)
 			  --jvm-per-variant  each variant in a JVM of its own, the JVMs taking turns: no variant's classes
 			                   shape the JIT's code for another, and no idle variant's threads are counted
@@ -227,7 +228,7 @@ public final class ClientPathBenchmark {
 		Map<String, Call> variants = new LinkedHashMap<>();
 		for (String name : names) {
 			variants.put(name, switch (name) {
-				case STARTER -> restClient(context.getBean(RestClient.class), target);
+				case STARTER, "starter-twin" -> restClient(context.getBean(RestClient.class), target);
 				case "hand-built" ->
 					restClient(observedBuilder.requestFactory(handBuiltFactory).build(), target);
 				case "hand-built-bare" ->
