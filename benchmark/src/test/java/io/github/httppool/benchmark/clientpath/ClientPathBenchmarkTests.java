@@ -58,7 +58,7 @@ class ClientPathBenchmarkTests {
 	@Test
 	void runsEveryVariantOverPlainHttp() throws Exception {
 		String output = run("--scheme=http",
-				"--variants=starter,hand-built,hand-built-bare,starter-unobserved,hand-built-template");
+				"--variants=starter,hand-built,hand-built-bare,starter-unobserved,hand-built-template,starter-twin");
 		assertThat(output).contains("HTTP on loopback (upstream in its own JVM)", "round 1:", "CPU vs starter");
 		for (String variant : ClientPathBenchmark.VARIANTS) {
 			assertThat(output).containsPattern("(?m)^" + variant + " +\\d");
